@@ -1,0 +1,98 @@
+"""``MessageQueue``: one queue of a topic on one broker, as the Java client sees it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, List, Sequence
+
+from pytest_rmq_conformance.javalang import (
+    INT_MAX,
+    INT_MIN,
+    java_int,
+    java_sorted,
+    java_string_compare,
+)
+
+__all__ = ["MessageQueue", "java_sorted_queues"]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageQueue:
+    """An immutable, hashable queue that orders and prints exactly like Java's.
+
+    >>> mq = MessageQueue("TopicTest", "broker-a", 3)
+    >>> str(mq)
+    'MessageQueue [topic=TopicTest, brokerName=broker-a, queueId=3]'
+
+    ``<`` follows ``MessageQueue.compareTo``: topic, then broker name, both in
+    Java string order, then ``queue_id`` by 32-bit int subtraction, which
+    overflows for ids far apart (then the order is not transitive, just as in
+    Java; :func:`java_sorted_queues` reproduces the order Java's sort gives).
+    """
+
+    topic: str
+    broker_name: str
+    queue_id: int
+
+    def __post_init__(self) -> None:
+        for field, value in (("topic", self.topic), ("broker_name", self.broker_name)):
+            if not isinstance(value, str):
+                raise TypeError(f"MessageQueue {field} must be a str, not {type(value).__name__}")
+        if not isinstance(self.queue_id, int) or isinstance(self.queue_id, bool):
+            raise TypeError(f"MessageQueue queue_id must be an int, not {type(self.queue_id).__name__}")
+        if not INT_MIN <= self.queue_id <= INT_MAX:
+            raise ValueError(f"MessageQueue queue_id {self.queue_id} is outside Java's int range")
+
+    def __str__(self) -> str:
+        return f"MessageQueue [topic={self.topic}, brokerName={self.broker_name}, queueId={self.queue_id}]"
+
+    def compare_to(self, other: "MessageQueue") -> int:
+        """Java's ``compareTo``: negative, zero or positive."""
+        result = java_string_compare(self.topic, other.topic)
+        if result:
+            return result
+        result = java_string_compare(self.broker_name, other.broker_name)
+        if result:
+            return result
+        return java_int(self.queue_id - other.queue_id)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, MessageQueue):
+            return NotImplemented
+        return self.compare_to(other) < 0
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, MessageQueue):
+            return NotImplemented
+        return self.compare_to(other) <= 0
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, MessageQueue):
+            return NotImplemented
+        return self.compare_to(other) > 0
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, MessageQueue):
+            return NotImplemented
+        return self.compare_to(other) >= 0
+
+    @classmethod
+    def from_json(cls, triple: Sequence[object]) -> "MessageQueue":
+        """Build from the ``[topic, brokerName, queueId]`` form of the golden files."""
+        if not isinstance(triple, (list, tuple)) or len(triple) != 3:
+            raise ValueError(f"a queue is [topic, brokerName, queueId], not {triple!r}")
+        topic, broker_name, queue_id = triple
+        return cls(topic, broker_name, queue_id)  # type: ignore[arg-type]
+
+    def to_json(self) -> list:
+        """The ``[topic, brokerName, queueId]`` form of the golden files."""
+        return [self.topic, self.broker_name, self.queue_id]
+
+
+def java_sorted_queues(queues: Iterable[MessageQueue]) -> List[MessageQueue]:
+    """A copy of ``queues`` sorted as Java's ``Collections.sort`` sorts them.
+
+    Raises ``ValueError`` where Java throws "Comparison method violates its
+    general contract!" (possible only with queue ids that overflow).
+    """
+    return java_sorted(list(queues), MessageQueue.compare_to)
