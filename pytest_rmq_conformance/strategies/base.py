@@ -1,0 +1,92 @@
+"""What every reference strategy shares: releases, the argument check, the base class."""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Protocol, Sequence, Tuple
+
+from pytest_rmq_conformance.model import MessageQueue
+
+__all__ = [
+    "RELEASES",
+    "DEFAULT_RELEASE",
+    "parse_release",
+    "AllocateMessageQueueStrategy",
+    "MachineRoomResolver",
+    "check_arguments",
+]
+
+#: The RocketMQ releases whose Java classes produced the golden vectors.
+RELEASES: Tuple[str, ...] = ("4.7.1", "4.9.8", "5.3.3")
+DEFAULT_RELEASE = "5.3.3"
+
+_RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def parse_release(version: str) -> Tuple[int, int, int]:
+    """``"4.9.8"`` -> ``(4, 9, 8)``; ``ValueError`` for anything but a 4.x or 5.x release."""
+    match = _RELEASE.fullmatch(version) if isinstance(version, str) else None
+    if match is None or int(match.group(1)) not in (4, 5):
+        raise ValueError(
+            f"RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not {version!r}"
+        )
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+class MachineRoomResolver(Protocol):
+    """Tells in which machine room a broker and a consumer are deployed."""
+
+    def broker_deploy_in(self, mq: MessageQueue) -> Optional[str]: ...
+
+    def consumer_deploy_in(self, cid: str) -> Optional[str]: ...
+
+
+def check_arguments(
+    current_cid: Optional[str],
+    mq_all: Optional[Sequence[MessageQueue]],
+    cid_all: Optional[Sequence[str]],
+) -> bool:
+    """The argument check the Java strategies make before allocating.
+
+    Raises ``ValueError`` (Java's IllegalArgumentException) for a missing
+    caller, queue list or client list, in that order; returns ``False`` when
+    the caller is not in ``cid_all`` (the caller then gets no queues).
+    """
+    if not current_cid:
+        raise ValueError("currentCID is empty")
+    if not mq_all:
+        raise ValueError("mqAll is null or mqAll empty")
+    if not cid_all:
+        raise ValueError("cidAll is null or cidAll empty")
+    return current_cid in cid_all
+
+
+class AllocateMessageQueueStrategy:
+    """Base of the reference ports: a Java ``getName()`` and ``allocate``.
+
+    ``version`` selects the RocketMQ release whose behaviour is reproduced.
+    """
+
+    name: str = ""
+
+    def __init__(self, *, version: str = DEFAULT_RELEASE) -> None:
+        self.version = version
+        self._release = parse_release(version)
+
+    def allocate(
+        self,
+        consumer_group: Optional[str],
+        current_cid: Optional[str],
+        mq_all: Optional[Sequence[MessageQueue]],
+        cid_all: Optional[Sequence[str]],
+    ) -> Optional[List[MessageQueue]]:
+        """The queues ``current_cid`` takes, in Java's order."""
+        raise NotImplementedError
+
+    def _settings(self) -> dict:
+        return {}
+
+    def __repr__(self) -> str:
+        settings = {**self._settings(), "version": self.version}
+        args = ", ".join(f"{key}={value!r}" for key, value in settings.items())
+        return f"{type(self).__name__}({args})"

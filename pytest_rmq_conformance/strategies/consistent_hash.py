@@ -1,0 +1,135 @@
+"""``AllocateMessageQueueConsistentHash`` (``CONSISTENT_HASH``): a hash ring of clients."""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_left
+from collections import Counter
+from functools import lru_cache, partial
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from pytest_rmq_conformance.javalang import java_get_bytes, normalize_charset
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.strategies.base import (
+    DEFAULT_RELEASE,
+    AllocateMessageQueueStrategy,
+    check_arguments,
+)
+
+__all__ = ["AllocateMessageQueueConsistentHash", "HashRing", "md5_hash"]
+
+HashFunction = Callable[[str], int]
+
+
+@lru_cache(maxsize=1 << 16)
+def md5_hash(key: str, charset: str = "UTF-8") -> int:
+    """The default ring hash: the first four MD5 bytes of ``key``, big-endian, unsigned."""
+    return int.from_bytes(hashlib.md5(java_get_bytes(key, charset)).digest()[:4], "big")
+
+
+def _java_long(value: int) -> int:
+    return (value + 2**63) % 2**64 - 2**63
+
+
+class HashRing:
+    """Java's ``ConsistentHashRouter`` over client ids: a sorted map from a
+    64-bit key to a virtual node ``(client id, replica number)``.
+
+    Clients are added in the order given; each adds ``virtual_node_cnt`` nodes
+    keyed ``"<cid>-<k>"`` where ``k`` continues from the number of that id's
+    nodes already on the ring. A key that is already taken is overwritten.
+    ``hash_function`` must return Java ``long`` values.
+    """
+
+    def __init__(self, client_ids: Sequence[str], virtual_node_cnt: int, hash_function: HashFunction):
+        self._hash = hash_function
+        owners: Dict[int, str] = {}
+        on_ring: Counter = Counter()
+        for cid in client_ids:
+            first = on_ring[cid]
+            for replica in range(first, first + virtual_node_cnt):
+                key = hash_function(f"{cid}-{replica}")
+                previous = owners.get(key)
+                if previous is not None:
+                    on_ring[previous] -= 1
+                owners[key] = cid
+                on_ring[cid] += 1
+        self._keys = sorted(owners)
+        self._owners = [owners[key] for key in self._keys]
+
+    def route(self, object_key: str) -> Optional[str]:
+        """The client owning the first key ``>=`` the hash of ``object_key``, wrapping around."""
+        if not self._keys:
+            return None
+        position = bisect_left(self._keys, self._hash(object_key))
+        return self._owners[position % len(self._keys)]
+
+
+@lru_cache(maxsize=32)
+def _md5_ring(client_ids: Tuple[str, ...], virtual_node_cnt: int, charset: str) -> HashRing:
+    # The default ring depends on nothing but these arguments, and a group's
+    # clients all build the same one: keep the last few.
+    return HashRing(client_ids, virtual_node_cnt, partial(md5_hash, charset=charset))
+
+
+class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
+    """Routes every queue (its Java text form) through a ring of the clients'
+    virtual nodes and keeps the caller's queues, in ``mq_all`` order.
+
+    ``custom_hash_function`` replaces the MD5 hash: a callable ``str -> int``
+    or an object with a ``hash(str) -> int`` method (Java's ``HashFunction``).
+    Releases before 5.0 hashed the bytes of the JVM's default ``charset``;
+    5.x always hashes UTF-8, so ``charset`` matters only for 4.x.
+    """
+
+    name = "CONSISTENT_HASH"
+
+    def __init__(
+        self,
+        virtual_node_cnt: int = 10,
+        custom_hash_function: Union[HashFunction, object, None] = None,
+        *,
+        version: str = DEFAULT_RELEASE,
+        charset: str = "UTF-8",
+    ) -> None:
+        super().__init__(version=version)
+        if not isinstance(virtual_node_cnt, int) or isinstance(virtual_node_cnt, bool):
+            raise ValueError(f"illegal virtualNodeCnt :{virtual_node_cnt!r}")
+        if virtual_node_cnt < 0:
+            raise ValueError(f"illegal virtualNodeCnt :{virtual_node_cnt}")
+        self.virtual_node_cnt = virtual_node_cnt
+        self.custom_hash_function = custom_hash_function
+        self.charset = normalize_charset(charset)
+        self._hash = self._hash_function()
+
+    def _hash_function(self) -> HashFunction:
+        custom = self.custom_hash_function
+        if custom is not None:
+            method = getattr(custom, "hash", None)
+            function = method if callable(method) else custom
+            if not callable(function):
+                raise ValueError(f"custom_hash_function must be callable or have hash(), not {custom!r}")
+            return lambda key: _java_long(function(key))
+        return partial(md5_hash, charset=self.hash_charset)
+
+    @property
+    def hash_charset(self) -> str:
+        """The charset whose bytes the MD5 hash reads: UTF-8 from 5.0 on."""
+        return "UTF-8" if self._release >= (5, 0, 0) else self.charset
+
+    def _settings(self) -> dict:
+        settings: dict = {"virtual_node_cnt": self.virtual_node_cnt}
+        if self.custom_hash_function is not None:
+            settings["custom_hash_function"] = self.custom_hash_function
+        if self.charset != "UTF-8":
+            settings["charset"] = self.charset
+        return settings
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all) -> List[MessageQueue]:
+        if not check_arguments(current_cid, mq_all, cid_all):
+            return []
+        if self.custom_hash_function is None:
+            ring = _md5_ring(tuple(cid_all), self.virtual_node_cnt, self.hash_charset)
+        else:
+            ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)
+        return [mq for mq in mq_all if ring.route(str(mq)) == current_cid]

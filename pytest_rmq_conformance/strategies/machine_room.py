@@ -1,0 +1,68 @@
+"""``AllocateMessageQueueByMachineRoom`` (``MACHINE_ROOM``): only queues of chosen rooms."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from pytest_rmq_conformance.javalang import java_split
+from pytest_rmq_conformance.strategies.base import (
+    DEFAULT_RELEASE,
+    AllocateMessageQueueStrategy,
+    check_arguments,
+)
+
+__all__ = ["AllocateMessageQueueByMachineRoom"]
+
+
+class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
+    """Shares the queues whose broker name is ``<room>@<name>`` with ``<room>``
+    in ``consumeridcs``; the remainder goes one each to the first clients.
+
+    Release differences: before 4.8.0 each client's block is taken from the
+    unfiltered ``mq_all`` (a bug), and before 4.9.3 there is no argument check.
+    A ``consumeridcs`` of ``None`` fails only once a ``<room>@<name>`` broker
+    is met, as the Java class does.
+    """
+
+    name = "MACHINE_ROOM"
+
+    def __init__(
+        self,
+        consumeridcs: Optional[Iterable[str]] = None,
+        *,
+        version: str = DEFAULT_RELEASE,
+    ) -> None:
+        super().__init__(version=version)
+        self.consumeridcs = None if consumeridcs is None else frozenset(consumeridcs)
+
+    def _settings(self) -> dict:
+        idcs = self.consumeridcs
+        return {"consumeridcs": None if idcs is None else sorted(idcs)}
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        if self._release >= (4, 9, 3):
+            if not check_arguments(current_cid, mq_all, cid_all):
+                return []
+        elif cid_all is None:
+            raise TypeError("cidAll is null")
+        if current_cid not in cid_all:
+            return []
+        index = cid_all.index(current_cid)
+        if mq_all is None:
+            raise TypeError("mqAll is null")
+        eligible = [mq for mq in mq_all if self._eligible(mq)]
+        c = len(cid_all)
+        per_client, remainder = divmod(len(eligible), c)
+        block_source = eligible if self._release >= (4, 8, 0) else mq_all
+        result = list(block_source[index * per_client : index * per_client + per_client])
+        if index < remainder:
+            result.append(eligible[index + per_client * c])
+        return result
+
+    def _eligible(self, mq) -> bool:
+        parts = java_split(mq.broker_name, "@")
+        if len(parts) != 2:
+            return False
+        if self.consumeridcs is None:
+            raise TypeError("consumeridcs is null")
+        return parts[0] in self.consumeridcs
