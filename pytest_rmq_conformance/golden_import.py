@@ -1,0 +1,224 @@
+"""Build ``golden/`` from the output of the Java reference harness.
+
+The harness writes ``<release>/<STRATEGY>[.<variant>].jsonl`` (one scenario
+per line, see ``schemas/harness-record.schema.json``). The import validates
+every line, checks that a case id means the same inputs in every run, turns
+queues in answers and sorted lists into positions in ``mqAll``, merges the
+runs that answered a case identically, and records where each run came from.
+The output is deterministic: importing the same files twice gives the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from pytest_rmq_conformance.golden import MANIFEST, GoldenDataError, load_golden, run_id_for, schema_problems
+from pytest_rmq_conformance.strategies.base import parse_release
+
+__all__ = ["ImportReport", "import_harness"]
+
+_INPUT_KEYS = ("id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags", "javaSorted")
+
+
+@dataclass
+class ImportReport:
+    """What an import read and wrote."""
+
+    records: Counter = field(default_factory=Counter)  # per run id
+    cases: Counter = field(default_factory=Counter)  # per strategy
+    groups: int = 0  # answer groups written (one per distinct answer set of a case)
+    merged_runs: int = 0  # (case, run) pairs stored in a group shared with another run
+
+    def summary(self) -> str:
+        runs = ", ".join(f"{run}: {count}" for run, count in sorted(self.records.items()))
+        strategies = ", ".join(f"{name}: {count}" for name, count in sorted(self.cases.items()))
+        total = sum(self.records.values())
+        return (
+            f"read {total} harness records ({runs})\n"
+            f"wrote {sum(self.cases.values())} cases ({strategies})\n"
+            f"{self.groups} answer groups; {self.merged_runs} of {total} records share their group with another run"
+        )
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _positions(sorted_items: Sequence[Any], items: Sequence[Any], where: str) -> List[int]:
+    """Where each element of ``sorted_items`` stands in ``items`` (equal elements in turn)."""
+    free: Dict[str, List[int]] = {}
+    for index, item in enumerate(items):
+        free.setdefault(json.dumps(item), []).append(index)
+    out = []
+    for item in sorted_items:
+        slots = free.get(json.dumps(item))
+        if not slots:
+            raise GoldenDataError(f"{where}: sorted list holds {item!r}, which the input does not (as often)")
+        out.append(slots.pop(0))
+    return out
+
+
+def _sorted_positions(value: Any, items: Optional[Sequence[Any]], where: str) -> Any:
+    if value is None or isinstance(value, dict):
+        return value
+    if items is None:
+        raise GoldenDataError(f"{where}: a sorted list of a null input")
+    if len(value) != len(items):
+        raise GoldenDataError(f"{where}: sorted list has {len(value)} items, the input {len(items)}")
+    return _positions(value, items, where)
+
+
+def _convert_results(results: Sequence[Dict[str, Any]], mq_all: Optional[Sequence[Any]]) -> List[Dict[str, Any]]:
+    first_position: Dict[str, int] = {}
+    for index, triple in enumerate(mq_all or ()):
+        first_position.setdefault(json.dumps(triple), index)
+    converted = []
+    for result in results:
+        if "queues" in result:
+            queues = [first_position.get(json.dumps(t), t) for t in result["queues"]]
+            converted.append({"currentCID": result["currentCID"], "queues": queues})
+        else:
+            converted.append(dict(result))
+    return converted
+
+
+def _run_order(run_id: str) -> Tuple[Tuple[int, int, int], str]:
+    release, _, charset = run_id.partition("+")
+    return (parse_release(release), charset)
+
+
+def _read_source(source: Path) -> Tuple[Dict[str, Dict[str, Any]], List[Dict[str, Any]], Dict[str, Dict[str, Dict]]]:
+    runs: Dict[str, Dict[str, Any]] = {}
+    sources: List[Dict[str, Any]] = []
+    records: Dict[str, Dict[str, Dict]] = {}  # case id -> run id -> record
+    files = sorted(p for p in source.glob("*/*.jsonl") if p.is_file())
+    if not files:
+        raise GoldenDataError(f"{source}: no <release>/<STRATEGY>.jsonl harness files found")
+    for path in files:
+        relative = path.relative_to(source).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines()
+        file_run: Optional[str] = None
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise GoldenDataError(f"{where}: not JSON: {exc}") from None
+            problems = schema_problems("harness-record", record)
+            if problems:
+                case_id = record.get("id") if isinstance(record, dict) else None
+                raise GoldenDataError(
+                    f"{where} (case {case_id or '?'}): breaks schemas/harness-record.schema.json: "
+                    + "; ".join(problems[:5])
+                )
+            where = f"{where} (case {record['id']})"
+            reference = record["reference"]
+            if reference["rocketmq"] != path.parent.name:
+                raise GoldenDataError(
+                    f"{where}: reference.rocketmq {reference['rocketmq']} but the file is under {path.parent.name}/"
+                )
+            run = run_id_for(reference["rocketmq"], reference["defaultCharset"])
+            if runs.setdefault(run, reference) != reference:
+                raise GoldenDataError(f"{where}: provenance {reference} differs from run {run}'s {runs[run]}")
+            if file_run is not None and run != file_run:
+                raise GoldenDataError(f"{where}: run {run} in a file of run {file_run}")
+            file_run = run
+            per_run = records.setdefault(record["id"], {})
+            if run in per_run:
+                raise GoldenDataError(f"{where}: case appears twice in run {run}")
+            if per_run:
+                first = next(iter(per_run.values()))
+                for key in _INPUT_KEYS:
+                    if record[key] != first[key]:
+                        raise GoldenDataError(f"{where}: {key} differs from the same case in another run")
+            per_run[run] = record
+        sources.append({"path": relative, "run": file_run or "", "lines": len(lines), "sha256": _sha256(path)})
+    return runs, sources, records
+
+
+def _case(case_id: str, per_run: Dict[str, Dict[str, Any]], report: ImportReport) -> Dict[str, Any]:
+    first = next(iter(per_run.values()))
+    where = f"case {case_id}"
+    groups: Dict[str, Dict[str, Any]] = {}
+    for run in sorted(per_run, key=_run_order):
+        results = _convert_results(per_run[run]["results"], first["mqAll"])
+        key = json.dumps(results)
+        if key in groups:
+            groups[key]["runs"].append(run)
+        else:
+            groups[key] = {"runs": [run], "results": results}
+        report.records[run] += 1
+    report.groups += len(groups)
+    report.merged_runs += sum(len(g["runs"]) for g in groups.values() if len(g["runs"]) > 1)
+    tags = first["tags"]
+    return {
+        "id": case_id,
+        "strategy": first["strategy"],
+        "params": first["params"],
+        "consumerGroup": first["consumerGroup"],
+        "mqAll": first["mqAll"],
+        "cidAll": first["cidAll"],
+        "category": tags[0],
+        "flags": list(dict.fromkeys(tags[1:])),
+        "javaSorted": {
+            "mqAll": _sorted_positions(first["javaSorted"]["mqAll"], first["mqAll"], f"{where}: javaSorted.mqAll"),
+            "cidAll": _sorted_positions(first["javaSorted"]["cidAll"], first["cidAll"], f"{where}: javaSorted.cidAll"),
+        },
+        "expect": list(groups.values()),
+    }
+
+
+def _dump(document: Any) -> str:
+    return json.dumps(document, ensure_ascii=True, separators=(",", ":"))
+
+
+def import_harness(source: os.PathLike, out: os.PathLike) -> ImportReport:
+    """Convert the harness files under ``source`` into a golden directory at ``out``.
+
+    Only ``manifest.json`` and ``*.jsonl`` in ``out`` are replaced (other
+    files, such as its README, stay). The new set is written and validated
+    aside first, so a failed import leaves ``out`` as it was.
+    """
+    source, out = Path(source), Path(out)
+    if not source.is_dir():
+        raise GoldenDataError(f"{source}: not a directory")
+    runs, sources, records = _read_source(source)
+    report = ImportReport()
+    by_strategy: Dict[str, List[Dict[str, Any]]] = {}
+    for case_id in sorted(records):
+        case = _case(case_id, records[case_id], report)
+        problems = schema_problems("golden-case", case)
+        if problems:
+            raise GoldenDataError(f"case {case_id}: conversion breaks the golden schema: " + "; ".join(problems[:5]))
+        by_strategy.setdefault(case["strategy"], []).append(case)
+        report.cases[case["strategy"]] += 1
+    manifest = {
+        "format": 1,
+        "runs": {run: runs[run] for run in sorted(runs, key=_run_order)},
+        "files": {f"{name}.jsonl": len(cases) for name, cases in sorted(by_strategy.items())},
+        "sources": sources,
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}-import-") as staging:
+        staged = Path(staging)
+        (staged / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        for name, cases in by_strategy.items():
+            text = "".join(_dump(case) + "\n" for case in cases)
+            (staged / f"{name}.jsonl").write_text(text, encoding="utf-8")
+        load_golden(staged)  # the same validation every reader applies
+        for stale in out.glob("*.jsonl"):
+            if not (staged / stale.name).exists():
+                stale.unlink()
+        for new in staged.iterdir():
+            os.replace(new, out / new.name)
+    return report

@@ -1,0 +1,57 @@
+"""Where the shipped data lives: ``golden/`` and ``schemas/``.
+
+In a wheel both sit inside the package, under ``data/``; in a checkout or an
+editable install they are the top-level folders of the project.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict
+
+__all__ = ["data_dir", "golden_dir", "schemas_dir", "schema_validator"]
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def data_dir(name: str) -> Path:
+    """The folder ``name`` (``"golden"`` or ``"schemas"``) of this installation."""
+    for candidate in (_PACKAGE / "data" / name, _PACKAGE.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(
+        f"pytest-rmq-conformance data folder {name!r} not found next to {_PACKAGE}; "
+        "the installation is incomplete (reinstall the package)"
+    )
+
+
+def golden_dir() -> Path:
+    return data_dir("golden")
+
+
+def schemas_dir() -> Path:
+    return data_dir("schemas")
+
+
+@lru_cache(maxsize=None)
+def _registry():
+    from referencing import Registry, Resource
+
+    resources = []
+    for path in sorted(schemas_dir().glob("*.schema.json")):
+        resource = Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
+        resources.append((resource.id(), resource))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def schema_validator(name: str):
+    """A jsonschema validator for ``schemas/<name>.schema.json`` (cross-file ``$ref`` resolved)."""
+    from jsonschema import Draft202012Validator
+
+    path = schemas_dir() / f"{name}.schema.json"
+    schema: Dict = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=_registry())
