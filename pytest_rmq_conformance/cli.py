@@ -1,0 +1,125 @@
+"""``rmq-conformance``: the command line of pytest-rmq-conformance.
+
+    rmq-conformance replay                      replay every golden vector against the reference ports
+    rmq-conformance golden check [DIR]          validate a golden directory
+    rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from pytest_rmq_conformance.golden import GoldenDataError, load_golden
+from pytest_rmq_conformance.golden_import import import_harness
+from pytest_rmq_conformance.replay import replay_case
+from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, reference_strategy
+
+__all__ = ["main"]
+
+
+def _replay(args: argparse.Namespace) -> int:
+    golden = load_golden(args.golden)
+    runs = [run for run in golden.runs.values() if not args.release or run.rocketmq in args.release]
+    strategies = args.strategy or sorted(REFERENCE_CLASSES)
+    calls: Counter = Counter()
+    failed: Counter = Counter()
+    cases: Counter = Counter()
+    examples: List[str] = []
+    for case in golden.cases:
+        if case.strategy not in strategies:
+            continue
+        for run in runs:
+            if run.id not in case.runs:
+                continue
+            params = case.params_for(run)
+            mismatches = replay_case(
+                lambda: reference_strategy(case.strategy, params, run.rocketmq), case, run.id
+            )
+            key = (run.id, case.strategy)
+            cases[key] += 1
+            calls[key] += len(case.results_for(run.id))
+            failed[key] += len(mismatches)
+            examples.extend(str(m) for m in mismatches[: max(0, 5 - len(examples))])
+    print(f"golden vectors: {golden.directory}")
+    print(f"{'run':<18} {'strategy':<20} {'cases':>6} {'calls':>7} {'differ':>7}")
+    for key in sorted(cases):
+        print(f"{key[0]:<18} {key[1]:<20} {cases[key]:>6} {calls[key]:>7} {failed[key]:>7}")
+    total_calls, total_failed = sum(calls.values()), sum(failed.values())
+    print(f"{'total':<39} {sum(cases.values()):>6} {total_calls:>7} {total_failed:>7}")
+    for line in examples:
+        print(f"  differs: {line}")
+    if not cases:
+        print("nothing replayed: no case matches the selection", file=sys.stderr)
+        return 2
+    print("the reference ports reproduce every answer" if not total_failed else f"{total_failed} answers differ")
+    return 1 if total_failed else 0
+
+
+def _golden_check(args: argparse.Namespace) -> int:
+    golden = load_golden(args.directory)
+    per_run = Counter(run for case in golden.cases for run in case.runs)
+    print(f"{golden.directory}: {len(golden.cases)} valid cases")
+    for run, count in sorted(per_run.items()):
+        print(f"  {run}: {count} cases")
+    return 0
+
+
+def _golden_import(args: argparse.Namespace) -> int:
+    report = import_harness(args.source, args.out)
+    print(report.summary())
+    print(f"golden directory written: {args.out}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rmq-conformance",
+        description="Conformance of RocketMQ queue-allocation strategies with the Java client.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    replay = commands.add_parser(
+        "replay",
+        help="replay the golden vectors against the built-in reference ports",
+        description="Replay every golden vector (what the Java strategies answered) against the "
+        "reference ports and print, per run and strategy, how many answers differ.",
+    )
+    replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
+    replay.add_argument(
+        "--strategy", action="append", choices=sorted(REFERENCE_CLASSES), help="only this strategy (repeatable)"
+    )
+    replay.add_argument("--golden", type=Path, help="a golden directory other than the shipped one")
+    replay.set_defaults(handler=_replay)
+
+    golden = commands.add_parser("golden", help="check or rebuild golden data")
+    golden_commands = golden.add_subparsers(dest="golden_command", required=True, metavar="ACTION")
+    check = golden_commands.add_parser("check", help="validate a golden directory against its schemas")
+    check.add_argument("directory", nargs="?", type=Path, help="default: the shipped golden data")
+    check.set_defaults(handler=_golden_check)
+    build = golden_commands.add_parser(
+        "import",
+        help="build a golden directory from Java harness output",
+        description="Read <release>/<STRATEGY>[.<variant>].jsonl files written by the Java reference "
+        "harness, validate them, and write a de-duplicated golden directory with its manifest.",
+    )
+    build.add_argument("source", type=Path, help="folder holding one sub-folder per release")
+    build.add_argument("--out", type=Path, required=True, help="golden directory to (re)write")
+    build.set_defaults(handler=_golden_import)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except GoldenDataError as exc:
+        print(f"rmq-conformance: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Replay golden cases against a strategy and say where its answers differ from Java's.
+
+Each call gets fresh copies of ``mq_all`` and ``cid_all`` (so one call cannot
+disturb the next) and, through ``factory``, a fresh strategy, as the Java
+harness did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Collection, List, Optional, Tuple
+
+from pytest_rmq_conformance.golden import Expected, GoldenCase
+from pytest_rmq_conformance.model import MessageQueue
+
+__all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a strategy did for one caller: returned queues, returned ``None``, or raised."""
+
+    queues: Optional[Tuple[Any, ...]] = None
+    exception: Optional[BaseException] = None
+    returned_none: bool = False
+
+    def describe(self) -> str:
+        if self.exception is not None:
+            return f"raised {type(self.exception).__name__}: {self.exception}"
+        if self.returned_none:
+            return "returned None"
+        return f"returned {len(self.queues or ())} queue(s)"
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One caller whose answer differs from Java's."""
+
+    case_id: str
+    run: str
+    expected: Expected
+    answer: Answer
+    problem: str
+    missing: Tuple[MessageQueue, ...] = ()
+    extra: Tuple[MessageQueue, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.case_id} @ {self.run}, currentCID={self.expected.current_cid!r}: {self.problem}"
+
+
+def call_strategy(strategy: Any, consumer_group, current_cid, mq_all, cid_all) -> Answer:
+    """Call ``strategy.allocate`` and capture what it did."""
+    try:
+        result = strategy.allocate(consumer_group, current_cid, mq_all, cid_all)
+    except Exception as exc:  # a strategy's failure is an answer to compare, not a crash
+        return Answer(exception=exc)
+    if result is None:
+        return Answer(returned_none=True)
+    if isinstance(result, (str, bytes, MessageQueue)):
+        return Answer(queues=(result,))  # reported as a wrong type below
+    try:
+        return Answer(queues=tuple(result))
+    except TypeError:
+        return Answer(queues=(result,))
+
+
+def _exception_problem(expected: Expected, answer: Answer) -> Optional[str]:
+    error = expected.error
+    assert error is not None
+    if answer.exception is None:
+        wanted = "ValueError" if error.illegal_argument else "an exception"
+        return f"Java threw {error.short_name}({error.message!r}); expected {wanted}, but {answer.describe()}"
+    if error.illegal_argument and not isinstance(answer.exception, ValueError):
+        return (
+            f"Java threw IllegalArgumentException({error.message!r}); expected ValueError, "
+            f"but {answer.describe()}"
+        )
+    return None
+
+
+def _multiset_difference(left: Collection, right: Collection) -> Tuple[Any, ...]:
+    remaining = list(right)
+    out = []
+    for item in left:
+        if item in remaining:
+            remaining.remove(item)
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def compare_answer(
+    expected: Expected, answer: Answer, *, strict_order: bool = True
+) -> Optional[Tuple[str, Tuple, Tuple]]:
+    """``None`` when ``answer`` conforms, else ``(problem, missing, extra)``.
+
+    ``strict_order`` compares lists exactly; otherwise answers compare as
+    sets, the way RocketMQ's rebalance uses them (``None`` counts as empty).
+    An expected IllegalArgumentException needs a ``ValueError``; any other
+    Java exception needs some exception.
+    """
+    if expected.kind == "error":
+        problem = _exception_problem(expected, answer)
+        return None if problem is None else (problem, (), ())
+    if answer.exception is not None:
+        return (f"Java returned {_describe_expected(expected)}, but {answer.describe()}", (), ())
+    if expected.kind == "null" or answer.returned_none:
+        if expected.kind == "null" and answer.returned_none:
+            return None
+        if not strict_order and not (expected.queues or answer.queues):
+            return None  # null and [] mean the same to the rebalance
+        return (f"Java returned {_describe_expected(expected)}, but {answer.describe()}", (), ())
+    actual = answer.queues or ()
+    wrong = [item for item in actual if not isinstance(item, MessageQueue)]
+    if wrong:
+        return (f"returned {type(wrong[0]).__name__} {wrong[0]!r} where a MessageQueue belongs", (), ())
+    wanted = expected.queues or ()
+    if strict_order:
+        if tuple(actual) == tuple(wanted):
+            return None
+        missing, extra = _multiset_difference(wanted, actual), _multiset_difference(actual, wanted)
+        if not missing and not extra:
+            return ("the same queues as Java, in a different order", (), ())
+        return (f"{len(missing)} missing and {len(extra)} extra queue(s)", missing, extra)
+    if set(actual) == set(wanted):
+        return None
+    missing = tuple(mq for mq in dict.fromkeys(wanted) if mq not in set(actual))
+    extra = tuple(mq for mq in dict.fromkeys(actual) if mq not in set(wanted))
+    return (f"{len(missing)} missing and {len(extra)} extra queue(s)", missing, extra)
+
+
+def _describe_expected(expected: Expected) -> str:
+    if expected.kind == "null":
+        return "null"
+    return f"{len(expected.queues or ())} queue(s)"
+
+
+def replay_case(
+    factory: Callable[[], Any], case: GoldenCase, run: str, *, strict_order: bool = True
+) -> List[Mismatch]:
+    """Replay every caller of ``case`` for ``run``; the mismatches, in the order tried."""
+    mismatches = []
+    for expected in case.results_for(run):
+        mq_all = None if case.mq_all is None else list(case.mq_all)
+        cid_all = None if case.cid_all is None else list(case.cid_all)
+        answer = call_strategy(factory(), case.consumer_group, expected.current_cid, mq_all, cid_all)
+        verdict = compare_answer(expected, answer, strict_order=strict_order)
+        if verdict is not None:
+            problem, missing, extra = verdict
+            mismatches.append(Mismatch(case.id, run, expected, answer, problem, missing, extra))
+    return mismatches
