@@ -294,15 +294,21 @@ def _iter_file(path: Path, runs: Mapping[str, Run]) -> Iterator[GoldenCase]:
 
 
 def load_golden(directory: Union[str, Path, None] = None) -> Golden:
-    """Read and validate a golden directory (the shipped one by default).
+    """Read and validate a golden directory (the shipped one, read once per process, by default).
 
     Raises :class:`GoldenDataError` naming the file, line and case of the
     first problem found.
     """
-    return _load(Path(directory).resolve() if directory is not None else golden_dir().resolve())
+    if directory is None:
+        return _load_shipped()
+    return _load(Path(directory))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=1)
+def _load_shipped() -> Golden:
+    return _load(golden_dir())
+
+
 def _load(directory: Path) -> Golden:
     if not directory.is_dir():
         raise GoldenDataError(f"{directory}: golden directory not found")

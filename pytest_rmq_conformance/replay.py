@@ -23,8 +23,11 @@ class Answer:
     queues: Optional[Tuple[Any, ...]] = None
     exception: Optional[BaseException] = None
     returned_none: bool = False
+    wrong_type: Optional[str] = None  # what it returned when that was not a list at all
 
     def describe(self) -> str:
+        if self.wrong_type is not None:
+            return f"returned {self.wrong_type}"
         if self.exception is not None:
             return f"raised {type(self.exception).__name__}: {self.exception}"
         if self.returned_none:
@@ -56,12 +59,12 @@ def call_strategy(strategy: Any, consumer_group, current_cid, mq_all, cid_all) -
         return Answer(exception=exc)
     if result is None:
         return Answer(returned_none=True)
-    if isinstance(result, (str, bytes, MessageQueue)):
-        return Answer(queues=(result,))  # reported as a wrong type below
-    try:
-        return Answer(queues=tuple(result))
-    except TypeError:
-        return Answer(queues=(result,))
+    if not isinstance(result, (str, bytes, MessageQueue, dict)):
+        try:
+            return Answer(queues=tuple(result))
+        except Exception:  # not iterable, or its iteration fails
+            pass
+    return Answer(wrong_type=f"{type(result).__name__} {result!r:.80}, not a list of MessageQueue")
 
 
 def _exception_problem(expected: Expected, answer: Answer) -> Optional[str]:
@@ -99,6 +102,8 @@ def compare_answer(
     An expected IllegalArgumentException needs a ``ValueError``; any other
     Java exception needs some exception.
     """
+    if answer.wrong_type is not None:
+        return (f"Java returned {_describe_expected(expected)}, but {answer.describe()}", (), ())
     if expected.kind == "error":
         problem = _exception_problem(expected, answer)
         return None if problem is None else (problem, (), ())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Mapping, Optional
 
+from pytest_rmq_conformance.javalang import normalize_charset
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
 from pytest_rmq_conformance.strategies.averagely_by_circle import AllocateMessageQueueAveragelyByCircle
@@ -56,44 +57,44 @@ def _queues(triples: Optional[list]) -> Optional[list]:
     return None if triples is None else [MessageQueue.from_json(t) for t in triples]
 
 
-def _consistent_hash(params, version):
-    _expect_keys("CONSISTENT_HASH", params, {"virtualNodeCnt", "charset"})
-    return AllocateMessageQueueConsistentHash(
-        params.get("virtualNodeCnt", 10), version=version, charset=params.get("charset", "UTF-8")
-    )
+def _consistent_hash(params, version, charset):
+    _expect_keys("CONSISTENT_HASH", params, {"virtualNodeCnt"})
+    return AllocateMessageQueueConsistentHash(params.get("virtualNodeCnt", 10), version=version, charset=charset)
 
 
-def _machine_room(params, version):
+def _machine_room(params, version, charset):
     _expect_keys("MACHINE_ROOM", params, {"consumeridcs"})
     return AllocateMessageQueueByMachineRoom(params.get("consumeridcs"), version=version)
 
 
-def _nearby(params, version):
+def _nearby(params, version, charset):
     _expect_keys("MACHINE_ROOM_NEARBY", params, {"inner", "resolver"})
     inner = params.get("inner")
     if not isinstance(inner, Mapping) or "strategy" not in inner:
         raise ValueError(f"MACHINE_ROOM_NEARBY: inner must be {{'strategy': ..., 'params': ...}}, not {inner!r}")
+    inner_params = dict(inner.get("params") or {})
+    inner_params.setdefault("charset", charset)
     return AllocateMachineRoomNearby(
-        reference_strategy(inner["strategy"], inner.get("params"), version),
+        reference_strategy(inner["strategy"], inner_params, version),
         build_resolver(params.get("resolver")),
         version=version,
     )
 
 
-def _config(params, version):
+def _config(params, version, charset):
     _expect_keys("CONFIG", params, {"messageQueueList"})
     return AllocateMessageQueueByConfig(_queues(params.get("messageQueueList")), version=version)
 
 
 def _plain(cls):
-    def build(params, version):
+    def build(params, version, charset):
         _expect_keys(cls.name, params, set())
         return cls(version=version)
 
     return build
 
 
-_BUILDERS: Dict[str, Callable[[Mapping[str, Any], str], AllocateMessageQueueStrategy]] = {
+_BUILDERS: Dict[str, Callable[[Mapping[str, Any], str, str], AllocateMessageQueueStrategy]] = {
     "AVG": _plain(AllocateMessageQueueAveragely),
     "AVG_BY_CIRCLE": _plain(AllocateMessageQueueAveragelyByCircle),
     "CONSISTENT_HASH": _consistent_hash,
@@ -116,9 +117,11 @@ def reference_strategy(
     ...     "resolver": {"kind": "split", "separator": "-"}}, "4.9.8").name
     'MACHINE_ROOM_NEARBY-AVG'
 
-    For 4.x, ``params["charset"]`` of a consistent hash picks the JVM default
-    charset it hashes with (``"UTF-8"`` when absent). Raises ``ValueError``
-    for an unknown name or parameter and wherever Java's constructor refuses.
+    ``params`` may also hold ``"charset"``, the JVM default charset a 4.x
+    consistent hash reads key bytes in (``"UTF-8"`` when absent; a nearby
+    strategy hands it to its inner one; other strategies do not hash).
+    Raises ``ValueError`` for an unknown name or parameter and wherever
+    Java's constructor refuses.
     """
     parse_release(version)
     builder = _BUILDERS.get(name)
@@ -128,4 +131,6 @@ def reference_strategy(
         params = {}
     if not isinstance(params, Mapping):
         raise ValueError(f"{name}: params must be an object, not {params!r}")
-    return builder(params, version)
+    params = dict(params)
+    charset = normalize_charset(params.pop("charset", "UTF-8"))
+    return builder(params, version, charset)

@@ -1,0 +1,115 @@
+"""The golden files match their schemas, and broken golden data is refused clearly."""
+
+import json
+import shutil
+
+import pytest
+
+from pytest_rmq_conformance.golden import GoldenDataError, load_golden, schema_problems
+from pytest_rmq_conformance.resources import golden_dir, schemas_dir
+
+
+@pytest.mark.parametrize("path", sorted(golden_dir().glob("*.jsonl")), ids=lambda p: p.name)
+def test_every_golden_case_matches_the_schema(path):
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        assert schema_problems("golden-case", json.loads(line)) == [], f"{path.name}:{number}"
+
+
+def test_manifest_matches_its_schema():
+    manifest = json.loads((golden_dir() / "manifest.json").read_text())
+    assert schema_problems("golden-manifest", manifest) == []
+    assert set(manifest["files"]) == {p.name for p in golden_dir().glob("*.jsonl")}
+
+
+def test_golden_files_are_ascii():
+    for path in golden_dir().glob("*.jsonl"):
+        path.read_bytes().decode("ascii")
+
+
+def test_schemas_are_valid_draft_2020_12():
+    from jsonschema import Draft202012Validator
+
+    for path in schemas_dir().glob("*.schema.json"):
+        Draft202012Validator.check_schema(json.loads(path.read_text()))
+
+
+def test_loaded_set(golden):
+    assert len(golden.cases) == 1557
+    assert set(golden.runs) == {"4.7.1", "4.9.8", "4.9.8+ISO-8859-1", "5.3.3"}
+    assert golden.runs["4.9.8+ISO-8859-1"].default_charset == "ISO-8859-1"
+    assert golden.runs["5.3.3"].commit == "29d90a4ff96c04c094039685a6106870c58a7e40"
+    assert len({case.id for case in golden.cases}) == len(golden.cases)
+
+
+@pytest.fixture
+def golden_copy(tmp_path):
+    target = tmp_path / "golden"
+    shutil.copytree(golden_dir(), target)
+    return target
+
+
+def rewrite_line(path, number, edit):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[number - 1] = edit(lines[number - 1])
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def edit_case(change):
+    def edit(line):
+        data = json.loads(line)
+        change(data)
+        return json.dumps(data)
+
+    return edit
+
+
+def test_copy_loads(golden_copy):
+    assert len(load_golden(golden_copy).cases) == 1557
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(mqAll="oops"), "breaks schemas/golden-case.schema.json: at mqAll"),
+        (lambda d: d["expect"][0]["results"][0].update(queues=["0"]), "at expect/0/results/0"),
+        (lambda d: d["expect"][0]["results"][0].update(queues=[999]), "queue index 999 is outside mqAll"),
+        (lambda d: d["expect"][0].update(runs=["9.9.9"]), "names run '9.9.9'"),
+        (lambda d: d["javaSorted"].update(cidAll=[0, 0, 0]), "javaSorted/cidAll: is not a permutation"),
+        (lambda d: d.pop("category"), "'category' is a required property"),
+        (lambda d: d.update(strategy="CONFIG"), "a CONFIG case belongs in CONFIG.jsonl"),
+    ],
+    ids=["type", "queue-ref", "index", "run", "permutation", "required", "wrong-file"],
+)
+def test_corrupted_case_is_rejected_naming_file_line_and_case(golden_copy, change, message):
+    rewrite_line(golden_copy / "AVG.jsonl", 5, edit_case(change))
+    with pytest.raises(GoldenDataError) as info:
+        load_golden(golden_copy)
+    text = str(info.value)
+    assert "AVG.jsonl:5" in text
+    assert "pub-AVG-0005-" in text
+    assert message in text
+
+
+def test_truncated_line_is_rejected(golden_copy):
+    rewrite_line(golden_copy / "CONFIG.jsonl", 3, lambda line: line[: len(line) // 2])
+    with pytest.raises(GoldenDataError, match=r"CONFIG\.jsonl:3: not JSON"):
+        load_golden(golden_copy)
+
+
+def test_duplicate_id_is_rejected(golden_copy):
+    path = golden_copy / "CONFIG.jsonl"
+    first = path.read_text().splitlines()[0]
+    path.write_text(path.read_text() + first + "\n")
+    with pytest.raises(GoldenDataError, match="duplicate case id, first seen at .*CONFIG.jsonl:1"):
+        load_golden(golden_copy)
+
+
+def test_broken_manifest_is_rejected(golden_copy):
+    (golden_copy / "manifest.json").write_text('{"format": 2}')
+    with pytest.raises(GoldenDataError, match="manifest.json: not a valid golden manifest"):
+        load_golden(golden_copy)
+
+
+def test_missing_directory_is_rejected(tmp_path):
+    with pytest.raises(GoldenDataError, match="golden directory not found"):
+        load_golden(tmp_path / "nowhere")

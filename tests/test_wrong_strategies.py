@@ -1,0 +1,47 @@
+"""The replay rejects each deliberately wrong strategy and accepts the reference ports."""
+
+import pytest
+
+from miniatures import MINIATURES, ORDER_ONLY
+from pytest_rmq_conformance.replay import replay_case
+
+
+def mismatches_of(golden, family, build, strict_order):
+    """The mismatches of the first case-run that has any (all of them: [] when it conforms)."""
+    for case in golden.by_strategy(family):
+        for run_id in case.runs:
+            run = golden.runs[run_id]
+            params = case.params_for(run)
+            found = replay_case(lambda: build(params, run.rocketmq), case, run_id, strict_order=strict_order)
+            if found:
+                return found
+    return []
+
+
+@pytest.mark.parametrize("name", sorted(MINIATURES))
+def test_replay_rejects_wrong_strategy(golden, name):
+    family, build = MINIATURES[name]
+    assert mismatches_of(golden, family, build, strict_order=True), f"{name} passed every {family} vector"
+
+
+@pytest.mark.parametrize("name", sorted(set(MINIATURES) - ORDER_ONLY))
+def test_set_comparison_still_rejects_wrong_shares(golden, name):
+    family, build = MINIATURES[name]
+    assert mismatches_of(golden, family, build, strict_order=False)
+
+
+@pytest.mark.parametrize("name", sorted(ORDER_ONLY))
+def test_order_only_mistakes_pass_set_comparison(golden, name):
+    family, build = MINIATURES[name]
+    assert not mismatches_of(golden, family, build, strict_order=False)
+
+
+@pytest.mark.parametrize("family", sorted({family for family, _ in MINIATURES.values()}))
+@pytest.mark.parametrize("strict_order", [True, False], ids=["strict", "sets"])
+def test_the_same_replay_accepts_the_reference_ports(golden, family, strict_order):
+    from pytest_rmq_conformance.strategies import reference_strategy
+
+    def build(params, version):
+        return reference_strategy(family, params, version)
+
+    assert mismatches_of(golden, family, build, strict_order) == []
