@@ -99,6 +99,23 @@ def java_split(text: str, regex: str, limit: int = 0) -> List[str]:
     (``""`` gives ``[""]``).
     """
     pattern = _compile_java_regex(regex)
+    if pattern.search("") is not None:
+        # A pattern that can match empty text steps through UTF-16 code
+        # units in Java, so it can cut a surrogate pair in two.
+        units = "".join(chr(int.from_bytes(pair, "big")) for pair in _pairs(_utf16(text)))
+        return [_from_units(part) for part in _split(pattern, units, limit)]
+    return _split(pattern, text, limit)
+
+
+def _pairs(data: bytes) -> Iterable[bytes]:
+    return (data[i : i + 2] for i in range(0, len(data), 2))
+
+
+def _from_units(units: str) -> str:
+    return _utf16(units).decode("utf-16-be", "surrogatepass")
+
+
+def _split(pattern: "re.Pattern[str]", text: str, limit: int) -> List[str]:
     parts: List[str] = []
     index = 0
     matched = False

@@ -148,7 +148,12 @@ def replay_case(
     for expected in case.results_for(run):
         mq_all = None if case.mq_all is None else list(case.mq_all)
         cid_all = None if case.cid_all is None else list(case.cid_all)
-        answer = call_strategy(factory(), case.consumer_group, expected.current_cid, mq_all, cid_all)
+        try:
+            strategy = factory()
+        except Exception as exc:  # Java built a strategy per call too: a refusing constructor is that call's answer
+            answer = Answer(exception=exc)
+        else:
+            answer = call_strategy(strategy, case.consumer_group, expected.current_cid, mq_all, cid_all)
         verdict = compare_answer(expected, answer, strict_order=strict_order)
         if verdict is not None:
             problem, missing, extra = verdict

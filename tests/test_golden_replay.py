@@ -1,12 +1,13 @@
 """Every golden vector of every run, replayed against the reference ports, exactly."""
 
 import json
+import re
 from collections import Counter
 
 import pytest
 
 from pytest_rmq_conformance import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.golden import load_golden
+from pytest_rmq_conformance.golden import JavaError, load_golden
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.replay import replay_case
 from pytest_rmq_conformance.resources import golden_dir
@@ -28,17 +29,31 @@ def test_reference_port_reproduces_java(case, run):
     assert not mismatches, "\n".join(str(m) for m in mismatches)
 
 
+def check_java_sort(items, outcome, sort):
+    if items is None:
+        assert outcome is None
+    elif isinstance(outcome, JavaError):
+        with pytest.raises(ValueError, match=re.escape(outcome.message or "")):
+            sort(items)
+    else:
+        assert sort(items) == [items[i] for i in outcome]
+
+
 @pytest.mark.parametrize("case", GOLDEN.cases, ids=[case.id for case in GOLDEN.cases])
 def test_java_sorted_inputs_match_the_java_order_helpers(case):
-    sorted_mq, sorted_cid = case.java_sorted_mq_all, case.java_sorted_cid_all
-    if case.mq_all is None:
-        assert sorted_mq is None
-    else:
-        assert java_sorted_queues(case.mq_all) == [case.mq_all[i] for i in sorted_mq]
-    if case.cid_all is None:
-        assert sorted_cid is None
-    else:
-        assert java_sorted_strings(case.cid_all) == [case.cid_all[i] for i in sorted_cid]
+    check_java_sort(case.mq_all, case.java_sorted_mq_all, java_sorted_queues)
+    check_java_sort(case.cid_all, case.java_sorted_cid_all, java_sorted_strings)
+
+
+def test_a_sort_java_refused_is_refused_too():
+    """No public case has one; build the queue list on which Java's sort throws."""
+    import json as _json
+    from pathlib import Path
+
+    vectors = Path(__file__).parent / "data" / "timsort_vectors.jsonl"
+    failing = next(v for v in map(_json.loads, vectors.read_text().splitlines()) if "error" in v)
+    queues = [MessageQueue("t", "b", value) for value in failing["input"]]
+    check_java_sort(queues, JavaError("java.lang.IllegalArgumentException", failing["error"]), java_sorted_queues)
 
 
 def test_every_harness_record_is_replayed():

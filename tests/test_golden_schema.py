@@ -113,3 +113,14 @@ def test_broken_manifest_is_rejected(golden_copy):
 def test_missing_directory_is_rejected(tmp_path):
     with pytest.raises(GoldenDataError, match="golden directory not found"):
         load_golden(tmp_path / "nowhere")
+
+
+def test_data_is_found_next_to_the_imported_package():
+    """Inside the package when installed from a wheel, the project's top level in a checkout."""
+    from pathlib import Path
+
+    import pytest_rmq_conformance
+
+    package = Path(pytest_rmq_conformance.__file__).resolve().parent
+    assert golden_dir() in (package / "data" / "golden", package.parent / "golden")
+    assert schemas_dir().parent == golden_dir().parent

@@ -104,3 +104,22 @@ def test_charset_names():
 )
 def test_java_int_wraps(value, wrapped):
     assert java_int(value) == wrapped
+
+
+def jvm_vectors(kind):
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "javalang_vectors.jsonl"
+    return [v for v in map(json.loads, path.read_text().splitlines()) if kind in v]
+
+
+@pytest.mark.parametrize("vector", jvm_vectors("split"), ids=lambda v: f"{v['split']!r}.split({v['regex']!r})")
+def test_split_matches_the_jvm(vector):
+    """Recorded from a JVM by tests/java/JavaLangVectors.java."""
+    assert java_split(vector["split"], vector["regex"]) == vector["parts"]
+
+
+@pytest.mark.parametrize("vector", jvm_vectors("bytes"), ids=lambda v: f"{v['bytes']!r}.getBytes({v['charset']})")
+def test_get_bytes_matches_the_jvm(vector):
+    assert java_get_bytes(vector["bytes"], vector["charset"]).hex() == vector["hex"]

@@ -94,3 +94,16 @@ def test_answer_descriptions():
     assert Answer(queues=(A,)).describe() == "returned 1 queue(s)"
     assert Answer(returned_none=True).describe() == "returned None"
     assert Answer(exception=KeyError("k")).describe() == "raised KeyError: 'k'"
+
+
+def test_a_factory_that_refuses_gives_each_call_that_exception(golden):
+    from pytest_rmq_conformance.replay import replay_case
+
+    case = golden.case("pub-AVG-0001-published-example")
+
+    def factory():
+        raise ValueError("illegal virtualNodeCnt :-1")
+
+    mismatches = replay_case(factory, case, "5.3.3")
+    assert len(mismatches) == len(case.results_for("5.3.3")) == 1
+    assert mismatches[0].problem == "Java returned 16 queue(s), but raised ValueError: illegal virtualNodeCnt :-1"
