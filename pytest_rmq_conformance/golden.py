@@ -28,6 +28,7 @@ __all__ = [
     "Golden",
     "load_golden",
     "parse_case",
+    "read_jsonl",
     "schema_problems",
 ]
 
@@ -213,8 +214,7 @@ def _expected(data: Mapping[str, Any], mq_all, where: str) -> Expected:
 
 def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> GoldenCase:
     """A schema-valid case document as a :class:`GoldenCase`; ``GoldenDataError`` when
-    it refers to unknown runs or to queues it does not have."""
-    where = f"{where} (case {data['id']})"
+    it refers to unknown runs or to queues it does not have. ``where`` names it in errors."""
     mq_all = None if data["mqAll"] is None else tuple(MessageQueue.from_json(t) for t in data["mqAll"])
     cid_all = None if data["cidAll"] is None else tuple(data["cidAll"])
     seen: set = set()
@@ -268,7 +268,12 @@ def _load_manifest(directory: Path) -> Dict[str, Run]:
     return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
 
 
-def _iter_file(path: Path, runs: Mapping[str, Run]) -> Iterator[GoldenCase]:
+def read_jsonl(path: Path, schema: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
+    """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json``.
+
+    Yields ``(where, document)`` with ``where`` = ``"<path>:<line> (case <id>)"``;
+    raises :class:`GoldenDataError` at the first unreadable or invalid line.
+    """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -281,15 +286,19 @@ def _iter_file(path: Path, runs: Mapping[str, Run]) -> Iterator[GoldenCase]:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise GoldenDataError(f"{where}: not JSON: {exc}") from None
-        problems = schema_problems("golden-case", data)
+        problems = schema_problems(schema, data)
+        case_id = data.get("id") if isinstance(data, dict) else None
+        where = f"{where} (case {case_id or '?'})"
         if problems:
-            case_id = data.get("id") if isinstance(data, dict) else None
-            raise GoldenDataError(
-                f"{where} (case {case_id or '?'}): breaks schemas/golden-case.schema.json: " + "; ".join(problems[:5])
-            )
+            raise GoldenDataError(f"{where}: breaks schemas/{schema}.schema.json: " + "; ".join(problems[:5]))
+        yield where, data
+
+
+def _iter_file(path: Path, runs: Mapping[str, Run]) -> Iterator[GoldenCase]:
+    for where, data in read_jsonl(path, "golden-case"):
         expected_file = f"{data['strategy']}.jsonl"
         if path.name != expected_file:
-            raise GoldenDataError(f"{where} (case {data['id']}): a {data['strategy']} case belongs in {expected_file}")
+            raise GoldenDataError(f"{where}: a {data['strategy']} case belongs in {expected_file}")
         yield parse_case(data, where, runs)
 
 

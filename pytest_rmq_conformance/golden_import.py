@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.golden import MANIFEST, GoldenDataError, load_golden, run_id_for, schema_problems
+from pytest_rmq_conformance.golden import (
+    MANIFEST,
+    GoldenDataError,
+    load_golden,
+    read_jsonl,
+    run_id_for,
+    schema_problems,
+)
 from pytest_rmq_conformance.strategies.base import parse_release
 
 __all__ = ["ImportReport", "import_harness"]
@@ -104,24 +111,10 @@ def _read_source(source: Path) -> Tuple[Dict[str, Dict[str, Any]], List[Dict[str
         raise GoldenDataError(f"{source}: no <release>/<STRATEGY>.jsonl harness files found")
     for path in files:
         relative = path.relative_to(source).as_posix()
-        lines = path.read_text(encoding="utf-8").splitlines()
         file_run: Optional[str] = None
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise GoldenDataError(f"{where}: not JSON: {exc}") from None
-            problems = schema_problems("harness-record", record)
-            if problems:
-                case_id = record.get("id") if isinstance(record, dict) else None
-                raise GoldenDataError(
-                    f"{where} (case {case_id or '?'}): breaks schemas/harness-record.schema.json: "
-                    + "; ".join(problems[:5])
-                )
-            where = f"{where} (case {record['id']})"
+        lines = 0
+        for where, record in read_jsonl(path, "harness-record"):
+            lines += 1
             reference = record["reference"]
             if reference["rocketmq"] != path.parent.name:
                 raise GoldenDataError(
@@ -142,7 +135,7 @@ def _read_source(source: Path) -> Tuple[Dict[str, Dict[str, Any]], List[Dict[str
                     if record[key] != first[key]:
                         raise GoldenDataError(f"{where}: {key} differs from the same case in another run")
             per_run[run] = record
-        sources.append({"path": relative, "run": file_run or "", "lines": len(lines), "sha256": _sha256(path)})
+        sources.append({"path": relative, "run": file_run or "", "lines": lines, "sha256": _sha256(path)})
     return runs, sources, records
 
 
