@@ -302,33 +302,36 @@ def _iter_file(path: Path, runs: Mapping[str, Run]) -> Iterator[GoldenCase]:
         yield parse_case(data, where, runs)
 
 
-def load_golden(directory: Union[str, Path, None] = None) -> Golden:
+def load_golden(directory: Union[str, Path, None] = None, strategies: Optional[Sequence[str]] = None) -> Golden:
     """Read and validate a golden directory (the shipped one, read once per process, by default).
 
-    Raises :class:`GoldenDataError` naming the file, line and case of the
-    first problem found.
+    ``strategies`` limits the read to those strategies' files. Raises
+    :class:`GoldenDataError` naming the file, line and case of the first
+    problem found.
     """
+    wanted = None if strategies is None else tuple(sorted(set(strategies)))
     if directory is None:
-        return _load_shipped()
-    return _load(Path(directory))
+        return _load_shipped(wanted)
+    return _load(Path(directory), wanted)
 
 
-@lru_cache(maxsize=1)
-def _load_shipped() -> Golden:
-    return _load(golden_dir())
+@lru_cache(maxsize=8)
+def _load_shipped(strategies: Optional[Tuple[str, ...]]) -> Golden:
+    return _load(golden_dir(), strategies)
 
 
-def _load(directory: Path) -> Golden:
+def _load(directory: Path, strategies: Optional[Tuple[str, ...]]) -> Golden:
     if not directory.is_dir():
         raise GoldenDataError(f"{directory}: golden directory not found")
     runs = _load_manifest(directory)
     cases: List[GoldenCase] = []
     ids: Dict[str, str] = {}
     for path in sorted(directory.glob("*.jsonl")):
+        if strategies is not None and path.stem not in strategies:
+            continue
         for case in _iter_file(path, runs):
             if case.id in ids:
                 raise GoldenDataError(f"{case.source}: duplicate case id, first seen at {ids[case.id]}")
             ids[case.id] = case.source
             cases.append(case)
     return Golden(directory, runs, tuple(cases))
-

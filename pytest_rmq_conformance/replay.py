@@ -1,8 +1,8 @@
 """Replay golden cases against a strategy and say where its answers differ from Java's.
 
 Each call gets fresh copies of ``mq_all`` and ``cid_all`` (so one call cannot
-disturb the next) and, through ``factory``, a fresh strategy, as the Java
-harness did.
+disturb the next, and a strategy that modifies them is caught) and, through
+``factory``, a fresh strategy, as the Java harness did.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any, Callable, Collection, List, Optional, Tuple
 
 from pytest_rmq_conformance.golden import Expected, GoldenCase
 from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.timeouts import CallTimeout, call_with_timeout
 
 __all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case"]
 
@@ -24,8 +25,11 @@ class Answer:
     exception: Optional[BaseException] = None
     returned_none: bool = False
     wrong_type: Optional[str] = None  # what it returned when that was not a list at all
+    fault: Optional[str] = None  # wrong whatever Java answered: a hang, modified arguments
 
     def describe(self) -> str:
+        if self.fault is not None:
+            return self.fault
         if self.wrong_type is not None:
             return f"returned {self.wrong_type}"
         if self.exception is not None:
@@ -51,12 +55,27 @@ class Mismatch:
         return f"{self.case_id} @ {self.run}, currentCID={self.expected.current_cid!r}: {self.problem}"
 
 
-def call_strategy(strategy: Any, consumer_group, current_cid, mq_all, cid_all) -> Answer:
-    """Call ``strategy.allocate`` and capture what it did."""
+def call_strategy(
+    strategy: Any, consumer_group, current_cid, mq_all, cid_all, *, timeout: Optional[float] = None
+) -> Answer:
+    """Call ``strategy.allocate`` on copies of the lists and capture what it did.
+
+    ``timeout`` limits the call (seconds); a strategy that modifies the lists
+    it was given is caught too.
+    """
+    mq_copy = None if mq_all is None else list(mq_all)
+    cid_copy = None if cid_all is None else list(cid_all)
     try:
-        result = strategy.allocate(consumer_group, current_cid, mq_all, cid_all)
+        result = call_with_timeout(lambda: strategy.allocate(consumer_group, current_cid, mq_copy, cid_copy), timeout)
+    except CallTimeout as exc:
+        return Answer(exception=exc, fault=f"did not return: {exc} (--rmq-timeout)")
     except Exception as exc:  # a strategy's failure is an answer to compare, not a crash
-        return Answer(exception=exc)
+        result = exc
+    for name, given, after in (("mq_all", mq_all, mq_copy), ("cid_all", cid_all, cid_copy)):
+        if given is not None and list(given) != after:
+            return Answer(fault=f"modified its argument {name} (a strategy must not change the lists it is given)")
+    if isinstance(result, Exception):
+        return Answer(exception=result)
     if result is None:
         return Answer(returned_none=True)
     if not isinstance(result, (str, bytes, MessageQueue, dict)):
@@ -102,6 +121,8 @@ def compare_answer(
     An expected IllegalArgumentException needs a ``ValueError``; any other
     Java exception needs some exception.
     """
+    if answer.fault is not None:
+        return (answer.fault, (), ())
     if answer.wrong_type is not None:
         return (f"Java returned {_describe_expected(expected)}, but {answer.describe()}", (), ())
     if expected.kind == "error":
@@ -141,21 +162,31 @@ def _describe_expected(expected: Expected) -> str:
 
 
 def replay_case(
-    factory: Callable[[], Any], case: GoldenCase, run: str, *, strict_order: bool = True
+    factory: Callable[[], Any],
+    case: GoldenCase,
+    run: str,
+    *,
+    strict_order: bool = True,
+    timeout: Optional[float] = None,
 ) -> List[Mismatch]:
-    """Replay every caller of ``case`` for ``run``; the mismatches, in the order tried."""
+    """Replay every caller of ``case`` for ``run``; the mismatches, in the order tried.
+
+    A call that overruns ``timeout`` ends the replay of the case there.
+    """
     mismatches = []
     for expected in case.results_for(run):
-        mq_all = None if case.mq_all is None else list(case.mq_all)
-        cid_all = None if case.cid_all is None else list(case.cid_all)
         try:
             strategy = factory()
         except Exception as exc:  # Java built a strategy per call too: a refusing constructor is that call's answer
             answer = Answer(exception=exc)
         else:
-            answer = call_strategy(strategy, case.consumer_group, expected.current_cid, mq_all, cid_all)
+            answer = call_strategy(
+                strategy, case.consumer_group, expected.current_cid, case.mq_all, case.cid_all, timeout=timeout
+            )
         verdict = compare_answer(expected, answer, strict_order=strict_order)
         if verdict is not None:
             problem, missing, extra = verdict
             mismatches.append(Mismatch(case.id, run, expected, answer, problem, missing, extra))
+        if isinstance(answer.exception, CallTimeout):
+            break
     return mismatches

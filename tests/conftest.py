@@ -1,4 +1,10 @@
+from pathlib import Path
+
 import pytest
+
+pytest_plugins = ["pytester"]
+
+MINIATURES = Path(__file__).with_name("miniatures.py")
 
 
 @pytest.fixture(scope="session")
@@ -7,3 +13,11 @@ def golden():
     from pytest_rmq_conformance.golden import load_golden
 
     return load_golden()
+
+
+@pytest.fixture
+def suite(pytester):
+    """A pytester directory where ``miniatures`` (the deliberately wrong strategies) can be imported."""
+    pytester.makepyfile(miniatures=MINIATURES.read_text())
+    pytester.syspathinsert()
+    return pytester

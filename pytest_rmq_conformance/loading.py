@@ -1,0 +1,174 @@
+"""``--rmq-strategy`` specs: from a string to a source of strategy objects.
+
+A spec is, in this order of precedence:
+
+1. a built-in reference name: ``AVG``, ``AVG_BY_CIRCLE``, ``CONSISTENT_HASH``,
+   ``MACHINE_ROOM``, ``MACHINE_ROOM_NEARBY``, ``CONFIG`` (the reference port
+   of the selected release);
+2. a name given by a ``pytest_rmq_strategies`` hook;
+3. a name registered in the entry-point group ``rmq_conformance.strategies``;
+4. ``module:attribute`` (the attribute may be dotted).
+
+What it names is a class or a factory, called with the golden case's
+parameters as keywords (:func:`keywords_for`), or an instance, used as it is.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Dict, Mapping, Optional
+
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, build_resolver, reference_strategy
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "SpecError",
+    "StrategySource",
+    "resolve_spec",
+    "keywords_for",
+    "family_of",
+]
+
+ENTRY_POINT_GROUP = "rmq_conformance.strategies"
+
+
+class SpecError(Exception):
+    """A ``--rmq-strategy`` spec that names nothing usable."""
+
+
+@dataclass(frozen=True)
+class StrategySource:
+    """What a spec resolved to.
+
+    ``kind`` is ``"reference"`` (``target`` is the reference name),
+    ``"class"``, ``"factory"`` or ``"instance"``; ``where`` says how it was
+    found, for the report header.
+    """
+
+    spec: str
+    kind: str
+    target: Any
+    where: str
+
+    def describe(self) -> str:
+        if self.kind == "reference":
+            return f"built-in reference port {REFERENCE_CLASSES[self.target].__name__}"
+        name = getattr(self.target, "__qualname__", None) or type(self.target).__qualname__
+        module = getattr(self.target, "__module__", None) or type(self.target).__module__
+        return f"{self.kind} {module}.{name} ({self.where})"
+
+
+def _classify(spec: str, obj: Any, where: str) -> StrategySource:
+    if inspect.isclass(obj):
+        return StrategySource(spec, "class", obj, where)
+    if callable(getattr(obj, "allocate", None)):
+        return StrategySource(spec, "instance", obj, where)
+    if callable(obj):
+        return StrategySource(spec, "factory", obj, where)
+    raise SpecError(
+        f"--rmq-strategy={spec}: {where} gives {type(obj).__name__} {obj!r:.60}, which is not a strategy "
+        "class, a factory, or an object with an allocate() method"
+    )
+
+
+def _import_attribute(spec: str) -> Any:
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise SpecError(f"--rmq-strategy={spec}: expected module:attribute")
+    try:
+        obj = importlib.import_module(module_name)
+    except Exception as exc:  # any import-time failure of user code
+        raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    for part in attribute.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise SpecError(f"--rmq-strategy={spec}: {module_name} has no attribute {attribute}") from None
+    return obj
+
+
+def _entry_point(spec: str) -> Optional[Any]:
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name == spec:
+            try:
+                return entry.load()
+            except Exception as exc:
+                raise SpecError(
+                    f"--rmq-strategy={spec}: entry point {entry.value} (group {ENTRY_POINT_GROUP}) "
+                    f"cannot be loaded: {type(exc).__name__}: {exc}"
+                ) from exc
+    return None
+
+
+def resolve_spec(spec: str, named: Optional[Mapping[str, Any]] = None) -> StrategySource:
+    """Resolve ``spec``; ``named`` holds what ``pytest_rmq_strategies`` hooks provided."""
+    spec = spec.strip()
+    if spec in REFERENCE_CLASSES:
+        return StrategySource(spec, "reference", spec, "built-in")
+    if named and spec in named:
+        return _classify(spec, named[spec], "pytest_rmq_strategies hook")
+    found = _entry_point(spec)
+    if found is not None:
+        return _classify(spec, found, f"entry point in {ENTRY_POINT_GROUP}")
+    if ":" in spec:
+        return _classify(spec, _import_attribute(spec), spec)
+    known = sorted(set(REFERENCE_CLASSES) | set(named or ()) | {e.name for e in entry_points(group=ENTRY_POINT_GROUP)})
+    raise SpecError(
+        f"--rmq-strategy={spec}: no such strategy; give module:attribute or one of {', '.join(known)}"
+    )
+
+
+def family_of(name: Any) -> Optional[str]:
+    """The golden family a strategy ``name`` belongs to, or ``None`` without a Java twin.
+
+    ``"MACHINE_ROOM_NEARBY-AVG"`` belongs to ``MACHINE_ROOM_NEARBY``.
+    """
+    if not isinstance(name, str):
+        return None
+    if name.startswith("MACHINE_ROOM_NEARBY-") or name == "MACHINE_ROOM_NEARBY":
+        return "MACHINE_ROOM_NEARBY"
+    return name if name in REFERENCE_CLASSES else None
+
+
+def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: str = "UTF-8") -> Dict[str, Any]:
+    """The keyword contract: golden ``params`` as the keywords a factory is called with.
+
+    ``virtual_node_cnt``; ``consumeridcs`` (a set or ``None``);
+    ``message_queue_list`` (``MessageQueue`` objects or ``None``);
+    ``allocate_message_queue_strategy`` (the reference port of the case's
+    inner strategy) and ``machine_room_resolver``. ``charset`` is passed to
+    consistent hashing only when it is not UTF-8.
+    """
+    if family == "CONSISTENT_HASH":
+        keywords: Dict[str, Any] = {"virtual_node_cnt": params.get("virtualNodeCnt", 10)}
+        if charset != "UTF-8":
+            keywords["charset"] = charset
+        return keywords
+    if family == "MACHINE_ROOM":
+        idcs = params.get("consumeridcs")
+        return {"consumeridcs": None if idcs is None else set(idcs)}
+    if family == "CONFIG":
+        queues = params.get("messageQueueList")
+        return {"message_queue_list": None if queues is None else [MessageQueue.from_json(t) for t in queues]}
+    if family == "MACHINE_ROOM_NEARBY":
+        inner = params["inner"]
+        inner_params = {**(inner.get("params") or {}), "charset": charset}
+        return {
+            "allocate_message_queue_strategy": reference_strategy(inner["strategy"], inner_params, version),
+            "machine_room_resolver": build_resolver(params["resolver"]),
+        }
+    return {}
+
+
+#: keywords tried, in turn, to build a strategy whose ``name`` is wanted before any case is known
+PROBE_PARAMS = (
+    ("AVG", {}),
+    ("MACHINE_ROOM_NEARBY", {"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "-"}}),
+    ("CONSISTENT_HASH", {"virtualNodeCnt": 10}),
+    ("MACHINE_ROOM", {"consumeridcs": []}),
+    ("CONFIG", {"messageQueueList": []}),
+)

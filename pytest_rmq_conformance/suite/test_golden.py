@@ -1,0 +1,46 @@
+"""Golden conformance: every golden case of the strategy's family, answered as Java did."""
+
+import pytest
+
+from pytest_rmq_conformance.golden import GoldenDataError
+from pytest_rmq_conformance.plugin import STATE
+
+
+class NotReplayable:
+    """Stands in for the cases when there are none to replay, saying why."""
+
+    def __init__(self, reason: str, fail: bool):
+        self.reason, self.fail = reason, fail
+
+
+def pytest_generate_tests(metafunc):
+    if "rmq_golden_case" not in metafunc.fixturenames:
+        return
+    conformance = metafunc.config.stash[STATE].conformance
+    try:
+        cases = conformance.golden_cases()
+    except GoldenDataError as exc:
+        metafunc.parametrize("rmq_golden_case", [NotReplayable(f"malformed golden data: {exc}", True)], ids=["golden-data"])
+        return
+    if cases:
+        metafunc.parametrize("rmq_golden_case", cases, ids=[case.id for case in cases])
+        return
+    if conformance.load_error is not None:
+        reason = "the strategy could not be loaded (see test_strategy_loads)"
+    elif conformance.family is None:
+        reason = f"{conformance.name!r} has no Java twin: no golden vectors apply"
+    else:
+        reason = f"no golden case of {conformance.family} at RocketMQ {conformance.settings.version}"
+        reason += f" with charset {conformance.settings.charset}"
+    metafunc.parametrize("rmq_golden_case", [NotReplayable(reason, False)], ids=["no-golden-cases"])
+
+
+def test_golden(rmq_golden_case, rmq_conformance, request):
+    if isinstance(rmq_golden_case, NotReplayable):
+        if rmq_golden_case.fail:
+            pytest.fail(rmq_golden_case.reason, pytrace=False)
+        pytest.skip(rmq_golden_case.reason)
+    outcome = rmq_conformance.run_case(rmq_golden_case)
+    if not outcome.passed:
+        request.node.user_properties.append(("rmq_reason", outcome.reason))
+        pytest.fail(rmq_conformance.report(outcome), pytrace=False)

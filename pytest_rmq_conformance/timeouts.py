@@ -1,0 +1,75 @@
+"""A per-call time limit for strategy code that may hang."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from typing import Callable, Optional, TypeVar
+
+__all__ = ["CallTimeout", "call_with_timeout"]
+
+T = TypeVar("T")
+
+
+class CallTimeout(BaseException):
+    """The call took longer than its limit.
+
+    A ``BaseException`` so that strategy code catching ``Exception`` cannot swallow it.
+    """
+
+    def __init__(self, seconds: float):
+        super().__init__(f"took longer than {seconds:g} s")
+        self.seconds = seconds
+
+
+def call_with_timeout(func: Callable[[], T], seconds: Optional[float]) -> T:
+    """``func()``, interrupted with :class:`CallTimeout` after ``seconds`` (``None`` or 0: no limit).
+
+    On the main thread of a POSIX process the call is interrupted by
+    ``SIGALRM``, which stops a pure-Python loop or a sleep where it is, and
+    any timer already armed (pytest-timeout's, say) is restored afterwards.
+    Elsewhere the call runs in a daemon thread that is abandoned if it
+    overruns.
+    """
+    if not seconds or seconds <= 0:
+        return func()
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        return _with_alarm(func, seconds)
+    return _with_thread(func, seconds)
+
+
+def _with_alarm(func: Callable[[], T], seconds: float) -> T:
+    def on_alarm(signum, frame):
+        raise CallTimeout(seconds)
+
+    started = time.monotonic()
+    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
+    previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return func()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_delay > 0:
+            remaining = max(previous_delay - (time.monotonic() - started), 1e-3)
+            signal.setitimer(signal.ITIMER_REAL, remaining, previous_interval)
+
+
+def _with_thread(func: Callable[[], T], seconds: float) -> T:
+    box: dict = {}
+
+    def run():
+        try:
+            box["value"] = func()
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="rmq-strategy-call", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise CallTimeout(seconds)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

@@ -1,0 +1,398 @@
+"""The plugin as its users run it: options, header, reports, lists, hooks, robustness."""
+
+import json
+import os
+import re
+import shutil
+
+import pytest
+
+from pytest_rmq_conformance.resources import golden_dir
+from pytest_rmq_conformance.strategies import RELEASES, REFERENCE_CLASSES
+
+Q = ["-p", "no:cacheprovider"]
+
+REFERENCE_CLASS_NAMES = [cls.__name__ for cls in REFERENCE_CLASSES.values()]
+
+
+def run(pytester, *args):
+    return pytester.runpytest(*Q, *args)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("name", sorted(REFERENCE_CLASSES))
+def test_every_built_in_name_passes_at_every_release(pytester, name, release):
+    result = run(pytester, f"--rmq-strategy={name}", f"--rmq-reference-version={release}")
+    assert result.ret == 0, result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert outcomes["passed"] > 20 and "failed" not in outcomes
+
+
+@pytest.mark.parametrize("cls", REFERENCE_CLASS_NAMES)
+def test_every_reference_class_passes_in_an_empty_directory(pytester, cls):
+    result = run(pytester, f"--rmq-strategy=pytest_rmq_conformance.strategies:{cls}")
+    assert result.ret == 0, result.stdout.str()
+    assert "failed" not in result.parseoutcomes()
+
+
+def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
+    result = run(pytester, "--rmq-strategy=CONSISTENT_HASH", "--rmq-case=none")
+    result.stdout.fnmatch_lines(
+        [
+            "rmq-conformance: strategy CONSISTENT_HASH (--rmq-strategy): built-in reference port "
+            "AllocateMessageQueueConsistentHash, name CONSISTENT_HASH",
+            "rmq-conformance: RocketMQ 5.3.3 (default), charset UTF-8, answers compared as sets, 5 s per call",
+        ]
+    )
+    monkeypatch.setenv("RMQ_STRATEGY", "pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely")
+    monkeypatch.setenv("RMQ_REFERENCE_VERSION", "4.9.8")
+    result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite", "--rmq-case=none", "--rmq-strict-order")
+    result.stdout.fnmatch_lines(
+        [
+            "rmq-conformance: strategy pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely ($RMQ_STRATEGY):"
+            " class pytest_rmq_conformance.strategies.averagely.AllocateMessageQueueAveragely (*), name AVG",
+            "rmq-conformance: RocketMQ 4.9.8 ($RMQ_REFERENCE_VERSION), charset UTF-8, answers compared as lists*",
+        ]
+    )
+    monkeypatch.delenv("RMQ_STRATEGY")
+    monkeypatch.delenv("RMQ_REFERENCE_VERSION")
+    pytester.makeini("[pytest]\nrmq_strategy = MACHINE_ROOM\nrmq_reference_version = 4.7.1\n")
+    result = run(pytester, "--rmq-suite", "--rmq-case=none")
+    result.stdout.fnmatch_lines(["rmq-conformance: strategy MACHINE_ROOM (ini rmq_strategy):*", "*RocketMQ 4.7.1 (ini*"])
+
+
+def test_without_a_strategy_the_suite_uses_rocketmqs_default(pytester):
+    result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite")
+    result.stdout.fnmatch_lines(["rmq-conformance: strategy AVG (default)*"])
+    assert result.ret == 0
+
+
+def test_plain_pytest_is_untouched(pytester):
+    pytester.makepyfile("def test_own():\n    pass\n")
+    result = run(pytester)
+    assert result.parseoutcomes() == {"passed": 1}
+    assert "rmq-conformance:" not in result.stdout.str()
+
+
+def test_suite_joins_a_projects_own_tests(pytester):
+    pytester.makepyfile(test_own="def test_own():\n    pass\n")
+    result = run(pytester, "test_own.py", "--rmq-suite", "--rmq-strategy=CONFIG")
+    assert result.parseoutcomes()["passed"] == 1 + 22 + 1
+    result = run(pytester, "test_own.py", "--rmq-strategy=CONFIG")
+    assert result.parseoutcomes() == {"passed": 1}
+
+
+def test_failure_report_names_case_inputs_diff_and_rerun_line(suite):
+    result = run(suite, "--rmq-strategy=miniatures:AvgRemainderToLast")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        [
+            "pub-AVG-0002-published-example at RocketMQ 5.3.3: 8 missing and 8 extra queue(s)",
+            "  inputs (published-example): 16 queues (1 topic(s), 1 broker(s)); 2 clients *; no params",
+            "  2 of 2 caller(s) answered differently from Java:",
+            "  currentCID='192.168.0.2@*': 8 missing and 8 extra queue(s)",
+            "      missing: TopicTest@broker-a: 0 1 2 3 4 5 6 7",
+            "      extra:   TopicTest@broker-a: 8 9 10 11 12 13 14 15",
+            "*",
+            "  rerun: pytest --rmq-strategy=miniatures:AvgRemainderToLast --rmq-reference-version=5.3.3 "
+            "--rmq-case=pub-AVG-0002-published-example",
+        ]
+    )
+    rerun = re.search(r"rerun: pytest (.*--rmq-case=pub-AVG-0002-published-example)", result.stdout.str()).group(1)
+    again = run(suite, *rerun.split())
+    assert again.parseoutcomes() == {"failed": 1, "passed": 1, "deselected": 397}
+
+
+def test_many_failures_of_one_cause_are_grouped(suite):
+    result = run(suite, "--rmq-strategy=miniatures:AvgWrongErrorType")
+    output = result.stdout.str()
+    full = output.count("answered differently from Java")
+    short = output.count("same cause as test_golden[")
+    assert full >= 3 and short > 50
+    result.stdout.fnmatch_lines(
+        [
+            "*rmq-conformance: failing golden cases by cause*",
+            "  1?? x Java threw IllegalArgumentException(…); expected ValueError, but raised TypeError: currentCID is empty",
+            "        e.g. test_golden[[]pub-AVG-*[]], test_golden[[]pub-AVG-*[]], test_golden[[]pub-AVG-*[]], ...",
+            "* failing case(s) in 3 group(s)",
+        ]
+    )
+
+
+def test_xfail_file_and_skip_file(suite):
+    suite.path.joinpath("known.txt").write_text(
+        "# known divergences\n"
+        "pub-AVG-0*   remainder goes to the last clients\n"
+        "pub-NOPE-*\n"
+    )
+    suite.path.joinpath("skip.txt").write_text("pub-AVG-00[0-4]*\n")
+    result = run(
+        suite,
+        "--rmq-strategy=miniatures:AvgRemainderToLast",
+        "--rmq-xfail-file=known.txt",
+        "--rmq-skip-file=skip.txt",
+        "-rxs",
+    )
+    assert result.ret == 0, result.stdout.str()
+    outcomes = result.parseoutcomes()
+    # pub-AVG-0000..0049 skipped; the other listed cases xfail, or xpass where the mistake does not show
+    assert outcomes["skipped"] == 49 and outcomes["xfailed"] + outcomes["xpassed"] == 349
+    assert "failed" not in outcomes and outcomes["xfailed"] > 300
+    result.stdout.fnmatch_lines(["*SKIPPED*skip.txt:1: listed*"])
+    result.stdout.fnmatch_lines(["XFAIL *pub-AVG-0050-grid* - known.txt:2: remainder goes to the last clients"])
+    result.stdout.fnmatch_lines(["*known.txt:3: entry 'pub-NOPE-*' matches no collected test*"])
+
+
+def test_missing_list_file_is_a_usage_error(pytester):
+    result = run(pytester, "--rmq-strategy=AVG", "--rmq-xfail-file=nope.txt")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--rmq-xfail-file=nope.txt: cannot read*"])
+
+
+def test_order_is_compared_only_when_strict(suite):
+    assert run(suite, "--rmq-strategy=miniatures:NearbyOwnRoomLast").ret == 0
+    result = run(suite, "--rmq-strategy=miniatures:NearbyOwnRoomLast", "--rmq-strict-order")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*the same queues as Java, in a different order*"])
+    result.stdout.fnmatch_lines(["*rerun: pytest * --rmq-strict-order --rmq-case=*"])
+
+
+def test_charset_option_selects_the_latin1_vectors(suite):
+    result = run(suite, "--rmq-strategy=CONSISTENT_HASH", "--rmq-reference-version=4.9.8", "--rmq-charset=ISO-8859-1")
+    assert result.parseoutcomes() == {"passed": 19}
+    result = run(
+        suite, "--rmq-strategy=miniatures:HashIgnoresCharset", "--rmq-reference-version=4.9.8", "--rmq-charset=latin1"
+    )
+    assert result.ret == 1 and result.parseoutcomes()["failed"] == 16
+
+
+@pytest.mark.parametrize("name", ["AvgSortsClientsPythonStyle", "HashKeyWithHash", "RoomPythonSplit", "ConfigFiltersByMqAll", "CircleStartsAtOne", "AvgReturnsTuples"])
+def test_wrong_strategies_are_rejected_through_the_plugin(suite, name):
+    result = run(suite, f"--rmq-strategy=miniatures:{name}", "-x")
+    assert result.ret == 1
+
+
+HANGS = """
+import time
+from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+
+class HangsOnThreeClients(AllocateMessageQueueAveragely):
+    def allocate(self, group, cid, mq_all, cid_all):
+        if cid_all is not None and len(cid_all) == 3:
+            while True:
+                time.sleep(0.01)
+        return super().allocate(group, cid, mq_all, cid_all)
+
+class SpinsOnThreeClients(AllocateMessageQueueAveragely):
+    def allocate(self, group, cid, mq_all, cid_all):
+        if cid_all is not None and len(cid_all) == 3:
+            while True:
+                try:
+                    pass
+                except Exception:
+                    pass
+        return super().allocate(group, cid, mq_all, cid_all)
+"""
+
+
+@pytest.mark.parametrize("name", ["HangsOnThreeClients", "SpinsOnThreeClients"])
+def test_a_hanging_strategy_is_cut_off_and_the_run_goes_on(pytester, name):
+    pytester.makepyfile(hangs=HANGS)
+    pytester.syspathinsert()
+    result = run(pytester, f"--rmq-strategy=hangs:{name}", "--rmq-timeout=0.2", "--rmq-max-hangs=2")
+    assert result.ret == 1
+    hung = [line for line in result.stdout.lines if line.startswith("  currentCID=") and "did not return" in line]
+    assert len(hung) == 2
+    assert result.parseoutcomes()["passed"] >= 5  # cases before the second hang conform
+    result.stdout.fnmatch_lines(
+        [
+            "*did not return: took longer than 0.2 s (--rmq-timeout)*",
+            "*not replayed: the strategy already overran the per-call limit 2 times (--rmq-max-hangs=2)*",
+        ]
+    )
+
+
+BAD = """
+from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+
+class Raises(AllocateMessageQueueAveragely):
+    def allocate(self, *args):
+        raise RuntimeError("boom")
+
+class ReturnsNumber(AllocateMessageQueueAveragely):
+    def allocate(self, *args):
+        return 42
+
+class SortsItsArgument(AllocateMessageQueueAveragely):
+    def allocate(self, group, cid, mq_all, cid_all):
+        if cid_all:
+            cid_all.sort()
+        return super().allocate(group, cid, mq_all, cid_all)
+
+class Nameless:
+    def allocate(self, *args):
+        return []
+
+class NeedsTwoPositionals:
+    name = "AVG"
+    def __init__(self, a, b):
+        pass
+    def allocate(self, *args):
+        return []
+
+class Sticky:
+    name = "STICKY"
+    def allocate(self, group, cid, mq_all, cid_all):
+        return []
+
+NOT_A_STRATEGY = 42
+"""
+
+
+@pytest.mark.parametrize(
+    "spec, line",
+    [
+        ("bad:Raises", "*Java returned * queue(s), but raised RuntimeError: boom*"),
+        ("bad:ReturnsNumber", "*but returned int 42, not a list of MessageQueue*"),
+        ("bad:SortsItsArgument", "*modified its argument cid_all*"),
+    ],
+)
+def test_misbehaving_strategies_fail_their_cases_clearly(pytester, spec, line):
+    pytester.makepyfile(bad=BAD)
+    pytester.syspathinsert()
+    result = run(pytester, f"--rmq-strategy={spec}")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([line])
+    assert "Traceback" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("nosuchmodule:Thing", "--rmq-strategy=nosuchmodule:Thing: cannot import nosuchmodule: ModuleNotFoundError*"),
+        ("bad:Missing", "--rmq-strategy=bad:Missing: bad has no attribute Missing"),
+        ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with an allocate() method"),
+        ("bad:Nameless", "*the strategy has no name (got None)*"),
+        ("bad:NeedsTwoPositionals", "*cannot build a strategy from class bad.NeedsTwoPositionals*TypeError*"),
+        ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute or one of AVG, *"),
+    ],
+)
+def test_a_spec_that_cannot_be_loaded_fails_once(pytester, spec, message):
+    pytester.makepyfile(bad=BAD)
+    pytester.syspathinsert()
+    result = run(pytester, f"--rmq-strategy={spec}", "-rs")
+    assert result.ret == 1
+    assert result.parseoutcomes() == {"failed": 1, "skipped": 1}
+    result.stdout.fnmatch_lines([f"*{message}*", "*SKIPPED*the strategy could not be loaded (see test_strategy_loads)*"])
+    assert result.stdout.str().count("test_strategy_loads") >= 1
+
+
+def test_a_strategy_without_java_twin_gets_no_golden_cases(pytester):
+    pytester.makepyfile(bad=BAD)
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=bad:Sticky", "-rs")
+    result.stdout.fnmatch_lines(
+        [
+            "rmq-conformance: name 'STICKY' has no Java twin: the golden vectors do not apply, only the invariant suite",
+            "*SKIPPED*'STICKY' has no Java twin: no golden vectors apply*",
+        ]
+    )
+
+
+def test_an_instance_runs_the_cases_its_configuration_matches(pytester):
+    pytester.makepyfile(
+        inst="from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash\n"
+        "three = AllocateMessageQueueConsistentHash(3)\n"
+    )
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=inst:three")
+    assert result.ret == 0
+    assert 10 < result.parseoutcomes()["passed"] < 200
+
+
+CONFTEST_HOOKS = """
+import json
+from pathlib import Path
+
+class Replicas:
+    name = "CONSISTENT_HASH"
+    def __init__(self, replicas):
+        from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash
+        self.inner = AllocateMessageQueueConsistentHash(replicas)
+    def allocate(self, *args):
+        return self.inner.allocate(*args)
+
+def pytest_rmq_strategies(config):
+    return {"replicas": Replicas}
+
+def pytest_rmq_build_strategy(factory, keywords, case, config):
+    if factory is Replicas:
+        return Replicas(keywords.get("virtual_node_cnt", 10))
+
+def pytest_rmq_case_outcome(outcome, config):
+    with open("outcomes.jsonl", "a") as out:
+        out.write(json.dumps([outcome.case.id, outcome.run, outcome.passed, outcome.strategy_name]) + "\\n")
+"""
+
+
+def test_hooks_name_build_and_observe(pytester):
+    pytester.makeconftest(CONFTEST_HOOKS)
+    result = run(pytester, "--rmq-strategy=replicas")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*strategy replicas (--rmq-strategy): class conftest.Replicas (pytest_rmq_strategies hook), name CONSISTENT_HASH"])
+    seen = [json.loads(line) for line in pytester.path.joinpath("outcomes.jsonl").read_text().splitlines()]
+    assert len(seen) == 439 and all(passed and run == "5.3.3" for _, run, passed, _ in seen)
+
+
+def extra_golden(pytester, edit=None):
+    """A golden directory holding one extra AVG case (a shipped one, renamed)."""
+    extra = pytester.path / "extra"
+    extra.mkdir()
+    shutil.copy(golden_dir() / "manifest.json", extra)
+    case = json.loads((golden_dir() / "AVG.jsonl").read_text().splitlines()[4])
+    case["id"] = "team-AVG-0001-incident"
+    if edit:
+        edit(case)
+    (extra / "AVG.jsonl").write_text(json.dumps(case) + "\n")
+    pytester.makeconftest("from pathlib import Path\n\ndef pytest_rmq_golden_dirs(config):\n    return [Path(__file__).parent / 'extra']\n")
+
+
+def test_golden_dirs_hook_adds_cases(pytester):
+    extra_golden(pytester)
+    result = run(pytester, "--rmq-strategy=AVG", "--rmq-case=team-*", "-v")
+    result.stdout.fnmatch_lines(["*test_golden[[]team-AVG-0001-incident[]] PASSED*"])
+
+
+def test_malformed_golden_data_fails_once_naming_file_and_case(pytester):
+    extra_golden(pytester, lambda case: case.update(mqAll="broken"))
+    result = run(pytester, "--rmq-strategy=AVG")
+    assert result.ret == 1
+    assert result.parseoutcomes() == {"failed": 1, "passed": 1}
+    result.stdout.fnmatch_lines(["*malformed golden data: *extra/AVG.jsonl:1 (case team-AVG-0001-incident): breaks*"])
+
+
+def test_third_party_package_registers_a_strategy_by_entry_point(pytester):
+    package = pytester.mkpydir("thirdparty")
+    package.joinpath("alloc.py").write_text(
+        "from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragelyByCircle as Circle\n"
+    )
+    info = pytester.path / "thirdparty-1.0.dist-info"
+    info.mkdir()
+    info.joinpath("METADATA").write_text("Metadata-Version: 2.1\nName: thirdparty\nVersion: 1.0\n")
+    info.joinpath("entry_points.txt").write_text("[rmq_conformance.strategies]\ncircle = thirdparty.alloc:Circle\n")
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=circle")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*strategy circle (--rmq-strategy): class *(entry point in rmq_conformance.strategies), name AVG_BY_CIRCLE"])
+
+
+def test_ids_are_stable_and_runs_under_xdist(pytester):
+    def collected():
+        lines = run(pytester, "--rmq-strategy=CONFIG", "--collect-only", "-q").stdout.lines
+        return [line for line in lines if "::" in line]
+
+    first = collected()
+    assert first == collected() and "test_golden.py::test_golden[pub-CONFIG-0001-list]" in first
+    result = pytester.runpytest_subprocess(*Q, "--rmq-strategy=CONFIG", "-n", "2")
+    assert result.ret == 0
+    assert result.parseoutcomes()["passed"] == 23
