@@ -248,3 +248,9 @@ MINIATURES = {cls.__name__: (family, _subclass_builder(cls)) for cls, family in 
 #: miniatures whose answers hold the right queues in the wrong order: only strict order sees them
 #: (the rebalance uses answers as sets, so these mistakes are harmless in a real group)
 ORDER_ONLY = {"NearbyOwnRoomLast", "NearbyPythonRoomOrder"}
+
+#: plugin options under which each miniature's mistake can show (default options otherwise)
+PLUGIN_ARGS = {
+    **{name: ["--rmq-strict-order"] for name in ORDER_ONLY},
+    "HashIgnoresCharset": ["--rmq-reference-version=4.9.8", "--rmq-charset=ISO-8859-1"],
+}

@@ -1,12 +1,13 @@
 """The plugin as its users run it: options, header, reports, lists, hooks, robustness."""
 
 import json
-import os
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
+from miniatures import MINIATURES, PLUGIN_ARGS
 from pytest_rmq_conformance.resources import golden_dir
 from pytest_rmq_conformance.strategies import RELEASES, REFERENCE_CLASSES
 
@@ -166,10 +167,14 @@ def test_charset_option_selects_the_latin1_vectors(suite):
     assert result.ret == 1 and result.parseoutcomes()["failed"] == 16
 
 
-@pytest.mark.parametrize("name", ["AvgSortsClientsPythonStyle", "HashKeyWithHash", "RoomPythonSplit", "ConfigFiltersByMqAll", "CircleStartsAtOne", "AvgReturnsTuples"])
-def test_wrong_strategies_are_rejected_through_the_plugin(suite, name):
-    result = run(suite, f"--rmq-strategy=miniatures:{name}", "-x")
+@pytest.mark.parametrize("name", sorted(MINIATURES))
+def test_every_wrong_strategy_is_rejected_through_the_plugin(suite, name):
+    """Each deliberately wrong strategy of tests/miniatures.py makes the run exit 1
+    (order-only mistakes under --rmq-strict-order, the only mode that can see them;
+    a charset mistake at the release and charset it concerns)."""
+    result = run(suite, f"--rmq-strategy=miniatures:{name}", *PLUGIN_ARGS.get(name, []))
     assert result.ret == 1
+    assert result.parseoutcomes()["failed"] >= 1
 
 
 HANGS = """
@@ -303,11 +308,17 @@ def test_an_instance_runs_the_cases_its_configuration_matches(pytester):
     pytester.makepyfile(
         inst="from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash\n"
         "three = AllocateMessageQueueConsistentHash(3)\n"
+        "def make(**keywords):\n"
+        "    return AllocateMessageQueueConsistentHash(**keywords)\n"
     )
     pytester.syspathinsert()
     result = run(pytester, "--rmq-strategy=inst:three")
     assert result.ret == 0
     assert 10 < result.parseoutcomes()["passed"] < 200
+    result = run(pytester, "--rmq-strategy=inst:make")
+    assert result.ret == 0
+    assert result.parseoutcomes()["passed"] == 440
+    result.stdout.fnmatch_lines(["*strategy inst:make (--rmq-strategy): factory inst.make (inst:make), name CONSISTENT_HASH"])
 
 
 CONFTEST_HOOKS = """
@@ -396,3 +407,12 @@ def test_ids_are_stable_and_runs_under_xdist(pytester):
     result = pytester.runpytest_subprocess(*Q, "--rmq-strategy=CONFIG", "-n", "2")
     assert result.ret == 0
     assert result.parseoutcomes()["passed"] == 23
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_example_strategy_conforms(pytester, monkeypatch, release):
+    example = Path(__file__).resolve().parent.parent / "examples" / "averagely"
+    monkeypatch.syspath_prepend(str(example))
+    result = run(pytester, "--rmq-strategy=my_allocation:Averagely", f"--rmq-reference-version={release}")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == 399
