@@ -192,31 +192,43 @@ class Conformance:
         return None
 
     def golden_cases(self) -> List[GoldenCase]:
-        """The golden cases that apply to the strategy at the selected release (may raise GoldenDataError)."""
+        """The golden cases that apply to the strategy at the selected release.
+
+        Raises :class:`GoldenDataError` for malformed golden data and
+        ``LookupError`` when no golden data covers the selected release.
+        """
         if self._cases is not None:
             return self._cases
-        self._cases = []
         family = self.family
         if self.load_error is not None or family is None:
+            self._cases = []
             return self._cases
         sets = [load_golden(strategies=[family])]
         sets += [load_golden(directory, strategies=[family]) for directory in self.extra_dirs()]
-        seen: Dict[str, str] = {}
         for golden in sets:
             self._runs.update(golden.runs)
+        releases = sorted({run.rocketmq for run in self._runs.values()}, key=parse_release)
+        if self.settings.version not in releases:
+            raise LookupError(
+                f"no golden vectors for RocketMQ {self.settings.version}: the golden data covers {', '.join(releases)}"
+            )
+        seen: Dict[str, str] = {}
+        cases: List[GoldenCase] = []
+        for golden in sets:
             for case in golden.cases:
                 if case.id in seen:
                     raise GoldenDataError(f"{case.source}: duplicate case id, also at {seen[case.id]}")
                 seen[case.id] = case.source
                 if self.run_for(case) is not None and self._instance_accepts(case):
-                    self._cases.append(case)
+                    cases.append(case)
         total = sum(1 for golden in sets for case in golden.cases if self.run_for(case) is not None)
-        if len(self._cases) < total:
+        if len(cases) < total:
             self._golden_note = (
-                f"{total - len(self._cases)} of {total} cases need a configuration this instance does not have "
+                f"{total - len(cases)} of {total} cases need a configuration this instance does not have "
                 "(pass a class or factory to run them all)"
             )
-        return self._cases
+        self._cases = cases
+        return cases
 
     def _instance_accepts(self, case: GoldenCase) -> bool:
         source = self._source
@@ -305,4 +317,11 @@ class Conformance:
             lines.append(
                 f"name {self.name!r} has no Java twin: the golden vectors do not apply, only the invariant suite"
             )
+            return lines
+        try:
+            count = len(self.golden_cases())
+        except (GoldenDataError, LookupError) as exc:
+            lines.append(f"golden vectors unusable: {exc}")
+        else:
+            lines.append(f"golden vectors: {count} {self.family} cases" + (f"; {self.golden_note}" if self.golden_note else ""))
         return lines

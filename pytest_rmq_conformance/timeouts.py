@@ -30,7 +30,9 @@ def call_with_timeout(func: Callable[[], T], seconds: Optional[float]) -> T:
     ``SIGALRM``, which stops a pure-Python loop or a sleep where it is, and
     any timer already armed (pytest-timeout's, say) is restored afterwards.
     Elsewhere the call runs in a daemon thread that is abandoned if it
-    overruns.
+    overruns. Python code cannot be interrupted inside a C call that never
+    returns, nor, on Python 3.10, in a loop whose body is only a ``try``
+    block (3.10 defers signals at the start of a ``try``).
     """
     if not seconds or seconds <= 0:
         return func()

@@ -22,6 +22,9 @@ def pytest_generate_tests(metafunc):
     except GoldenDataError as exc:
         metafunc.parametrize("rmq_golden_case", [NotReplayable(f"malformed golden data: {exc}", True)], ids=["golden-data"])
         return
+    except LookupError as exc:
+        metafunc.parametrize("rmq_golden_case", [NotReplayable(str(exc), True)], ids=["golden-release"])
+        return
     if cases:
         metafunc.parametrize("rmq_golden_case", cases, ids=[case.id for case in cases])
         return
