@@ -78,6 +78,9 @@ class CaseOutcome:
         return reason_of(self.mismatches, self.error)
 
 
+Builder = Callable[[Any, Dict[str, Any], Optional[GoldenCase]], Any]
+
+
 def _as_set(items):
     return None if items is None else set(items)
 

@@ -61,7 +61,7 @@ def pytest_addoption(parser):
     group.addoption(
         "--rmq-reference-version",
         metavar="RELEASE",
-        help=f"RocketMQ release whose Java answers are the reference: 5.3.3 (default), 4.9.8 or 4.7.1. "
+        help="RocketMQ release whose Java answers are the reference: 5.3.3 (default), 4.9.8 or 4.7.1. "
         "Also: env RMQ_REFERENCE_VERSION, ini rmq_reference_version.",
     )
     group.addoption(
