@@ -171,9 +171,6 @@ class Golden:
                 return case
         raise KeyError(case_id)
 
-    def runs_of_release(self, release: str) -> List[Run]:
-        return [run for run in self.runs.values() if run.rocketmq == release]
-
 
 def schema_problems(name: str, document: Any) -> List[str]:
     """Every way ``document`` breaks ``schemas/<name>.schema.json``, as ``at <path>: <message>`` lines."""

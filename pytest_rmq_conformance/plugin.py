@@ -133,7 +133,7 @@ def _settings(config) -> Settings:
     )
     timeout = config.getoption("rmq_timeout")
     if timeout is None:
-        timeout = float(config.getini("rmq_timeout") or 5.0)
+        timeout = float(config.getini("rmq_timeout") or Settings.timeout)
     try:
         charset = normalize_charset(config.getoption("rmq_charset") or "UTF-8")
     except ValueError as exc:

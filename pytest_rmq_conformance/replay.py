@@ -148,10 +148,11 @@ def compare_answer(
         if not missing and not extra:
             return ("the same queues as Java, in a different order", (), ())
         return (f"{len(missing)} missing and {len(extra)} extra queue(s)", missing, extra)
-    if set(actual) == set(wanted):
+    actual_set, wanted_set = set(actual), set(wanted)
+    if actual_set == wanted_set:
         return None
-    missing = tuple(mq for mq in dict.fromkeys(wanted) if mq not in set(actual))
-    extra = tuple(mq for mq in dict.fromkeys(actual) if mq not in set(wanted))
+    missing = tuple(mq for mq in dict.fromkeys(wanted) if mq not in actual_set)
+    extra = tuple(mq for mq in dict.fromkeys(actual) if mq not in wanted_set)
     return (f"{len(missing)} missing and {len(extra)} extra queue(s)", missing, extra)
 
 
