@@ -24,7 +24,9 @@ from pytest_rmq_conformance.loading import (
     resolve_spec,
 )
 from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.properties import DEFAULT_PROPERTIES, claimed_by, java_properties, parse_properties
 from pytest_rmq_conformance.replay import Mismatch, replay_case
+from pytest_rmq_conformance.scenarios import Scenario
 from pytest_rmq_conformance.reporting import format_outcome, reason_of
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE, parse_release, reference_strategy
 from pytest_rmq_conformance.timeouts import CallTimeout, call_with_timeout
@@ -47,16 +49,28 @@ class Settings:
     strict_order: bool = False
     timeout: Optional[float] = 5.0
     max_hangs: int = 3
+    profile: str = "quick"
+    seed: int = 0
+    examples: Optional[int] = None  # overrides the profile's example count
 
-    def rerun(self, case_id: str) -> str:
-        """One command line that reruns just ``case_id`` with these settings."""
+    def _words(self) -> List[str]:
         words = ["pytest", f"--rmq-strategy={self.spec}", f"--rmq-reference-version={self.version}"]
         if self.charset != "UTF-8":
             words.append(f"--rmq-charset={self.charset}")
         if self.strict_order:
             words.append("--rmq-strict-order")
-        words.append(f"--rmq-case={case_id}")
-        return " ".join(shlex.quote(word) for word in words)
+        return words
+
+    def rerun(self, case_id: str) -> str:
+        """One command line that reruns just ``case_id`` with these settings."""
+        return " ".join(shlex.quote(word) for word in [*self._words(), f"--rmq-case={case_id}"])
+
+    def replay(self, test: str) -> str:
+        """One command line that replays the generated ``test`` (a path::name node) with this seed."""
+        words = [*self._words(), f"--rmq-profile={self.profile}", f"--rmq-seed={self.seed}"]
+        if self.examples is not None:
+            words.append(f"--rmq-examples={self.examples}")
+        return " ".join(shlex.quote(word) for word in [*words[:1], test, *words[1:]])
 
 
 @dataclass(frozen=True)
@@ -91,7 +105,9 @@ class Conformance:
 
     ``named`` returns the strategies hooks provide; ``build_hook`` may build a
     strategy for a case (``None`` to leave it to the factory); ``extra_dirs``
-    returns more golden directories; ``observe`` receives every outcome.
+    returns more golden directories; ``observe`` receives every outcome;
+    ``declare`` may return the properties a strategy claims (``None`` to
+    leave it to its ``rmq_properties`` attribute or the defaults).
     """
 
     settings: Settings
@@ -99,6 +115,8 @@ class Conformance:
     build_hook: Builder = lambda factory, keywords, case: None
     extra_dirs: Callable[[], Sequence[Path]] = tuple
     observe: Callable[[CaseOutcome], None] = lambda outcome: None
+    declare: Callable[[Any, Optional[str]], Any] = lambda strategy, name: None
+    custom_build: Callable[[], bool] = lambda: False
     _loaded: bool = field(default=False, init=False)
     _source: Optional[StrategySource] = field(default=None, init=False)
     _name: Optional[str] = field(default=None, init=False)
@@ -106,6 +124,9 @@ class Conformance:
     _cases: Optional[List[GoldenCase]] = field(default=None, init=False)
     _runs: Dict[str, Run] = field(default_factory=dict, init=False)
     _golden_note: str = field(default="", init=False)
+    _probe_keywords: Dict[str, Any] = field(default_factory=dict, init=False)
+    _probe_strategy: Any = field(default=None, init=False)
+    _properties: Tuple[frozenset, str] = field(default=(frozenset(), ""), init=False)
     hangs: int = field(default=0, init=False)
 
     # -- loading -------------------------------------------------------
@@ -119,6 +140,7 @@ class Conformance:
             parse_release(self.settings.version)
             self._source = resolve_spec(self.settings.spec, self.named())
             self._name = self._probe_name()
+            self._properties = self._declared_properties()
         except (SpecError, ValueError) as exc:
             self._load_error = str(exc)
         except Exception as exc:  # whatever user code raised while being looked at
@@ -162,6 +184,7 @@ class Conformance:
                 keywords = keywords_for(family, params, self.settings.version, self.settings.charset)
                 try:
                     strategy = call_with_timeout(lambda: self._build(keywords, None), self.settings.timeout)
+                    self._probe_keywords = keywords
                     break
                 except (Exception, CallTimeout) as exc:
                     failures.append(f"{type(exc).__name__}: {exc}")
@@ -178,7 +201,35 @@ class Conformance:
             )
         if not callable(getattr(strategy, "allocate", None)):
             raise SpecError(f"--rmq-strategy={self.settings.spec}: the strategy {name} has no allocate() method")
+        self._probe_strategy = strategy
         return name
+
+    def _declared_properties(self) -> Tuple[frozenset, str]:
+        strategy, name = self._probe_strategy, self._name
+        if self._source is not None and self._source.kind == "reference":
+            strategy = reference_strategy(self._source.target, dict(PROBE_PARAMS).get(self._source.target), self.settings.version)
+        claimed = self.declare(strategy, name)
+        if claimed is not None:
+            return parse_properties(claimed, "pytest_rmq_properties"), "declared by the pytest_rmq_properties hook"
+        claimed = claimed_by(strategy)
+        if claimed is not None:
+            where = f"{type(strategy).__name__}.rmq_properties"
+            return parse_properties(claimed, where), f"declared in {where}"
+        family = family_of(name)
+        if family is not None:
+            return java_properties(family, self.settings.version), f"Java's {family} at {self.settings.version}"
+        return DEFAULT_PROPERTIES, "the defaults for a strategy with no Java twin"
+
+    @property
+    def properties(self) -> frozenset:
+        """The invariants the strategy is held to (see :mod:`~pytest_rmq_conformance.properties`)."""
+        self.load()
+        return self._properties[0]
+
+    @property
+    def properties_origin(self) -> str:
+        self.load()
+        return self._properties[1]
 
     # -- golden cases --------------------------------------------------
 
@@ -302,6 +353,81 @@ class Conformance:
         case = outcome.case
         return format_outcome(case, outcome.run, outcome.mismatches, outcome.error, self.settings.rerun(case.id))
 
+    # -- generated scenarios ---------------------------------------------
+
+    def fixed_params(self) -> Optional[Dict[str, Any]]:
+        """For an instance of a Java family, the golden-vocabulary parameters of its configuration
+        (every generated group must use them); ``None`` when they are free."""
+        source = self.source
+        if source is None or source.kind != "instance":
+            return None
+        strategy, family = source.target, self.family
+        if family == "CONSISTENT_HASH":
+            return {"virtualNodeCnt": getattr(strategy, "virtual_node_cnt", 10)}
+        if family == "MACHINE_ROOM":
+            idcs = getattr(strategy, "consumeridcs", None)
+            return {"consumeridcs": None if idcs is None else sorted(idcs)}
+        if family == "CONFIG":
+            queues = getattr(strategy, "message_queue_list", None)
+            return {"messageQueueList": None if queues is None else [mq.to_json() for mq in queues]}
+        return {}
+
+    @property
+    def generation_problem(self) -> Optional[str]:
+        """Why groups cannot be generated for this strategy, if they cannot."""
+        source = self.source
+        if source is not None and source.kind == "instance" and self.family == "MACHINE_ROOM_NEARBY":
+            return (
+                "an instance of MACHINE_ROOM_NEARBY carries a resolver object that generated groups cannot "
+                "describe; pass its class or a factory to run the generated checks"
+            )
+        return None
+
+    def build_for(self, scenario: Scenario) -> Any:
+        """A strategy configured for ``scenario`` (fresh, except for an instance spec)."""
+        source = self.source
+        assert source is not None
+        settings = self.settings
+        if source.kind == "reference":
+            params = {**scenario.params, "charset": settings.charset}
+            return reference_strategy(scenario.strategy or source.target, params, settings.version)
+        if source.kind == "instance":
+            return source.target
+        if scenario.strategy is None:
+            keywords = dict(self._probe_keywords)
+        else:
+            keywords = keywords_for(scenario.strategy, scenario.params, settings.version, settings.charset)
+        return self._build(keywords, scenario)
+
+    def reference_for(self, scenario: Scenario) -> Any:
+        """The reference port of ``scenario``'s Java family at the selected release and charset."""
+        assert scenario.strategy is not None
+        params = {**scenario.params, "charset": self.settings.charset}
+        return reference_strategy(scenario.strategy, params, self.settings.version)
+
+    @property
+    def fresh_instances(self) -> bool:
+        source = self.source
+        return source is not None and source.kind != "instance"
+
+    def portable_spec(self) -> Optional[str]:
+        """A spec another process can resolve without pytest's hooks, if there is one."""
+        source = self.source
+        if source is None:
+            return None
+        if source.kind == "reference" or source.where in (source.spec,) or source.where.startswith("entry point"):
+            return source.spec
+        target = source.target if source.kind != "instance" else type(source.target)
+        module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
+        if source.kind == "instance" or not module or not qualname or "<" in qualname:
+            return None
+        spec = f"{module}:{qualname}"
+        try:
+            found = resolve_spec(spec)
+        except SpecError:
+            return None
+        return spec if found.target is source.target else None
+
     # -- for the report header -------------------------------------------
 
     def describe(self) -> List[str]:
@@ -318,9 +444,11 @@ class Conformance:
             f"RocketMQ {settings.version} ({settings.version_origin}), charset {settings.charset}, "
             f"answers compared as {order}, {limit}"
         )
+        lines.append(f"invariants: {', '.join(sorted(self.properties)) or 'none'} ({self.properties_origin})")
         if self.family is None:
             lines.append(
-                f"name {self.name!r} has no Java twin: the golden vectors do not apply, only the invariant suite"
+                f"name {self.name!r} has no Java twin: the golden vectors and the reference do not apply, "
+                "only the invariants"
             )
             return lines
         try:

@@ -85,3 +85,21 @@ def pytest_rmq_case_outcome(outcome, config):
             if not outcome.passed:
                 config._failed_ids.append(outcome.case.id)
     """
+
+
+@hookspec(firstresult=True)
+def pytest_rmq_properties(strategy, name, config):
+    """Declare the invariants a strategy claims, for the generated checks.
+
+    ``strategy`` is an instance (built to learn its ``name``). Return a set
+    of property names (see :data:`pytest_rmq_conformance.properties.PROPERTIES`),
+    or ``None`` to let the strategy's own ``rmq_properties`` attribute, then
+    Java's properties for a Java twin, then the defaults (coverage, no double
+    assignment, only queues of mq_all, one answer everywhere) decide.
+
+    Example::
+
+        def pytest_rmq_properties(strategy, name, config):
+            if name == "STICKY":
+                return {"coverage", "no-double-assignment", "one-answer", "stable-on-leave"}
+    """

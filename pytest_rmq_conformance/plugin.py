@@ -11,6 +11,7 @@ environment variable, then the ``rmq_strategy`` ini option, then the default
 from __future__ import annotations
 
 import os
+import random
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from pytest_rmq_conformance.conformance import DEFAULT_STRATEGY, Conformance, Settings
+from pytest_rmq_conformance.generated import PROFILES, Groups
 from pytest_rmq_conformance.javalang import normalize_charset
 from pytest_rmq_conformance.selection import CaseList, read_case_list
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
@@ -37,6 +39,7 @@ class State:
     xfail_lists: List[CaseList] = field(default_factory=list)
     skip_lists: List[CaseList] = field(default_factory=list)
     case_patterns: List[str] = field(default_factory=list)
+    checks: Optional[List[str]] = None  # --rmq-checks; None: all
 
 
 STATE = pytest.StashKey[State]()
@@ -110,7 +113,33 @@ def pytest_addoption(parser):
         metavar="ID",
         help="run only the suite's golden cases matching ID (fnmatch pattern; repeatable)",
     )
+    group.addoption(
+        "--rmq-checks",
+        metavar="LIST",
+        help="comma-separated parts of the suite to run: golden, invariants, one-answer, reference "
+        "(default: all of them)",
+    )
+    group.addoption(
+        "--rmq-profile",
+        choices=sorted(PROFILES),
+        help="how hard the generated checks look: quick (default, every run) or thorough (nightly). "
+        "Also: env RMQ_PROFILE, ini rmq_profile.",
+    )
+    group.addoption(
+        "--rmq-examples",
+        type=int,
+        metavar="N",
+        help="generated examples per check, instead of the profile's number",
+    )
+    group.addoption(
+        "--rmq-seed",
+        type=int,
+        metavar="N",
+        help="seed of the generated checks (default: a new one each run, printed in the header; "
+        "also: env RMQ_SEED)",
+    )
     parser.addini("rmq_strategy", "strategy under test (see --rmq-strategy)")
+    parser.addini("rmq_profile", "profile of the generated checks (see --rmq-profile)")
     parser.addini("rmq_reference_version", "RocketMQ reference release (see --rmq-reference-version)")
     parser.addini("rmq_timeout", "time limit of one allocate() call in seconds (see --rmq-timeout)")
 
@@ -138,6 +167,12 @@ def _settings(config) -> Settings:
         charset = normalize_charset(config.getoption("rmq_charset") or "UTF-8")
     except ValueError as exc:
         raise pytest.UsageError(f"--rmq-charset: {exc}") from None
+    profile, _ = _choose(config, "rmq_profile", "RMQ_PROFILE", "rmq_profile", "quick")
+    if profile not in PROFILES:
+        raise pytest.UsageError(f"rmq profile {profile!r}: expected one of {', '.join(sorted(PROFILES))}")
+    examples = config.getoption("rmq_examples")
+    if examples is not None and examples < 1:
+        raise pytest.UsageError(f"--rmq-examples must be at least 1, not {examples}")
     return Settings(
         spec=spec,
         origin=origin,
@@ -147,7 +182,39 @@ def _settings(config) -> Settings:
         strict_order=config.getoption("rmq_strict_order"),
         timeout=timeout or None,
         max_hangs=config.getoption("rmq_max_hangs"),
+        profile=profile,
+        seed=_seed(config),
+        examples=examples,
     )
+
+
+def _seed(config) -> int:
+    """``--rmq-seed``, ``$RMQ_SEED``, the controller's seed on an xdist worker, or a new one."""
+    seed = config.getoption("rmq_seed")
+    if seed is None and os.environ.get("RMQ_SEED"):
+        try:
+            seed = int(os.environ["RMQ_SEED"])
+        except ValueError:
+            raise pytest.UsageError(f"$RMQ_SEED must be an integer, not {os.environ['RMQ_SEED']!r}") from None
+    if seed is None:
+        seed = getattr(config, "workerinput", {}).get("rmq_seed")
+    return random.randrange(2**32) if seed is None else seed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist: every worker generates from the controller's seed."""
+    node.workerinput["rmq_seed"] = node.config.stash[STATE].conformance.settings.seed
+
+
+CHECK_KINDS = {
+    "test_golden": "golden",
+    "test_invariant_of_a_group": "invariants",
+    "test_invariant_across_a_change": "invariants",
+    "test_membership_changes": "invariants",
+    "test_one_answer": "one-answer",
+    "test_matches_reference": "reference",
+}
 
 
 def _read_lists(config, option: str) -> List[CaseList]:
@@ -176,6 +243,8 @@ def pytest_configure(config):
         ),
         extra_dirs=lambda: [Path(p) for found in hook.pytest_rmq_golden_dirs(config=config) for p in (found or ())],
         observe=lambda outcome: hook.pytest_rmq_case_outcome(outcome=outcome, config=config),
+        declare=lambda strategy, name: hook.pytest_rmq_properties(strategy=strategy, name=name, config=config),
+        custom_build=lambda: bool(hook.pytest_rmq_build_strategy.get_hookimpls()),
     )
     from_cli = bool(config.getoption("rmq_strategy")) or config.getoption("rmq_suite")
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
@@ -194,16 +263,36 @@ def pytest_configure(config):
         _read_lists(config, "rmq_xfail_file"),
         _read_lists(config, "rmq_skip_file"),
         list(config.getoption("rmq_case")),
+        _checks(config),
     )
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
+
+
+def _checks(config) -> Optional[List[str]]:
+    value = config.getoption("rmq_checks")
+    if not value:
+        return None
+    chosen = [part.strip() for part in value.split(",") if part.strip()]
+    unknown = sorted(set(chosen) - set(CHECK_KINDS.values()))
+    if unknown or not chosen:
+        raise pytest.UsageError(
+            f"--rmq-checks={value}: unknown part(s) {unknown}; choose from golden, invariants, one-answer, reference"
+        )
+    return chosen
 
 
 def pytest_report_header(config):
     state = config.stash.get(STATE, None)
     if state is None or not state.active:
         return None
-    return [f"rmq-conformance: {line}" for line in state.conformance.describe()]
+    settings = state.conformance.settings
+    examples = settings.examples if settings.examples is not None else PROFILES[settings.profile]["examples"]
+    generated = (
+        f"generated checks: profile {settings.profile}, {examples} examples each, "
+        f"seed {settings.seed} (replay with --rmq-seed={settings.seed})"
+    )
+    return [f"rmq-conformance: {line}" for line in [*state.conformance.describe(), generated]]
 
 
 @pytest.fixture(scope="session")
@@ -221,6 +310,30 @@ def rmq_conformance(pytestconfig) -> Conformance:
     return pytestconfig.stash[STATE].conformance
 
 
+@pytest.fixture(scope="session")
+def rmq_groups(rmq_conformance) -> Groups:
+    """Hypothesis strategies of consumer groups configured for the strategy under test.
+
+    ``rmq_groups.scenarios(adversarial=False)`` draws a
+    :class:`~pytest_rmq_conformance.scenarios.Scenario`, ``rmq_groups.plans()``
+    a group with joins, leaves and crashes; build the strategy for one with
+    ``rmq_conformance.build_for(scenario)``. Example::
+
+        from hypothesis import given
+        from pytest_rmq_conformance.calls import assign
+
+        def test_every_client_gets_something(rmq_groups, rmq_conformance):
+            @given(rmq_groups.scenarios())
+            def check(scenario):
+                shares, problems = assign(rmq_conformance.build_for, scenario, timeout=5)
+                if len(scenario.mq_all) >= len(scenario.clients):
+                    assert all(shares.values()), shares
+
+            check()
+    """
+    return Groups(rmq_conformance)
+
+
 def _case_id(item) -> Optional[str]:
     callspec = getattr(item, "callspec", None)
     case = callspec.params.get("rmq_golden_case") if callspec else None
@@ -236,6 +349,14 @@ def _in_suite(item) -> bool:
 
 def pytest_collection_modifyitems(session, config, items):
     state = config.stash[STATE]
+    if state.checks is not None:
+        keep, drop = [], []
+        for item in items:
+            kind = CHECK_KINDS.get(getattr(item, "originalname", item.name)) if _in_suite(item) else None
+            (drop if kind is not None and kind not in state.checks else keep).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
     if state.case_patterns:
         from fnmatch import fnmatchcase
 

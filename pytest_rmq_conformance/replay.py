@@ -56,23 +56,37 @@ class Mismatch:
 
 
 def call_strategy(
-    strategy: Any, consumer_group, current_cid, mq_all, cid_all, *, timeout: Optional[float] = None
+    strategy: Any,
+    consumer_group,
+    current_cid,
+    mq_all,
+    cid_all,
+    *,
+    timeout: Optional[float] = None,
+    copy_lists: bool = True,
 ) -> Answer:
-    """Call ``strategy.allocate`` on copies of the lists and capture what it did.
+    """Call ``strategy.allocate`` and capture what it did.
 
-    ``timeout`` limits the call (seconds); a strategy that modifies the lists
-    it was given is caught too.
+    The strategy gets fresh list copies of ``mq_all`` and ``cid_all``, or,
+    with ``copy_lists=False``, the very objects given. ``timeout`` limits the
+    call (seconds); a strategy that modifies the lists it was given is caught
+    either way.
     """
-    mq_copy = None if mq_all is None else list(mq_all)
-    cid_copy = None if cid_all is None else list(cid_all)
+    if copy_lists:
+        before = (mq_all, cid_all)
+        mq_arg = None if mq_all is None else list(mq_all)
+        cid_arg = None if cid_all is None else list(cid_all)
+    else:
+        before = (None if mq_all is None else list(mq_all), None if cid_all is None else list(cid_all))
+        mq_arg, cid_arg = mq_all, cid_all
     try:
-        result = call_with_timeout(lambda: strategy.allocate(consumer_group, current_cid, mq_copy, cid_copy), timeout)
+        result = call_with_timeout(lambda: strategy.allocate(consumer_group, current_cid, mq_arg, cid_arg), timeout)
     except CallTimeout as exc:
         return Answer(exception=exc, fault=f"did not return: {exc} (--rmq-timeout)")
     except Exception as exc:  # a strategy's failure is an answer to compare, not a crash
         result = exc
-    for name, given, after in (("mq_all", mq_all, mq_copy), ("cid_all", cid_all, cid_copy)):
-        if given is not None and list(given) != after:
+    for name, given, after in (("mq_all", before[0], mq_arg), ("cid_all", before[1], cid_arg)):
+        if given is not None and list(given) != list(after):
             return Answer(fault=f"modified its argument {name} (a strategy must not change the lists it is given)")
     if isinstance(result, Exception):
         return Answer(exception=result)

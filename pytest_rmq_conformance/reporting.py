@@ -16,7 +16,7 @@ from pytest_rmq_conformance.golden import GoldenCase
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.replay import Mismatch
 
-__all__ = ["short_queues", "summarize_inputs", "format_mismatch", "format_outcome", "reason_of"]
+__all__ = ["short_queues", "summarize_inputs", "format_mismatch", "format_outcome", "format_generated", "reason_of"]
 
 MAX_CALLERS = 5  # callers shown in full per failing case
 MAX_QUEUES = 24  # queue ids listed per topic/broker before "..."
@@ -90,6 +90,18 @@ def format_outcome(
         if len(mismatches) > MAX_CALLERS:
             lines.append(f"  ... and {len(mismatches) - MAX_CALLERS} more caller(s)")
     lines.append(f"  rerun: {rerun}")
+    return "\n".join(lines)
+
+
+def format_generated(headline: str, details: Sequence[str], group, data: str) -> str:
+    """The report of a generated group on which a check failed: what broke, the group in
+    short, and the group as data (a scenario or a plan, as one line of JSON)."""
+    lines = [headline]
+    lines.extend(f"  {line}" for line in details[: MAX_CALLERS * 3])
+    if len(details) > MAX_CALLERS * 3:
+        lines.append(f"  ... and {len(details) - MAX_CALLERS * 3} more")
+    lines.append(f"  group: {summarize_inputs(group)}")
+    lines.append(f"  group as data: {data}")
     return "\n".join(lines)
 
 

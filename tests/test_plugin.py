@@ -12,18 +12,21 @@ from pytest_rmq_conformance.resources import golden_dir
 from pytest_rmq_conformance.strategies import RELEASES, REFERENCE_CLASSES
 
 Q = ["-p", "no:cacheprovider"]
+#: these tests are about the golden replay and the plugin's plumbing; the generated checks
+#: have their own tests (test_generated.py)
+GOLDEN_ONLY = "--rmq-checks=golden"
 
 REFERENCE_CLASS_NAMES = [cls.__name__ for cls in REFERENCE_CLASSES.values()]
 
 
-def run(pytester, *args):
-    return pytester.runpytest(*Q, *args)
+def run(pytester, *args, generated=False):
+    return pytester.runpytest(*Q, *([] if generated else [GOLDEN_ONLY]), *args)
 
 
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize("name", sorted(REFERENCE_CLASSES))
 def test_every_built_in_name_passes_at_every_release(pytester, name, release):
-    result = run(pytester, f"--rmq-strategy={name}", f"--rmq-reference-version={release}")
+    result = run(pytester, f"--rmq-strategy={name}", f"--rmq-reference-version={release}", "--rmq-examples=8", generated=True)
     assert result.ret == 0, result.stdout.str()
     outcomes = result.parseoutcomes()
     assert outcomes["passed"] > 20 and "failed" not in outcomes
@@ -404,14 +407,21 @@ def test_third_party_package_registers_a_strategy_by_entry_point(pytester):
 
 def test_ids_are_stable_and_runs_under_xdist(pytester):
     def collected():
-        lines = run(pytester, "--rmq-strategy=CONFIG", "--collect-only", "-q").stdout.lines
+        lines = run(pytester, "--rmq-strategy=CONFIG", "--collect-only", "-q", generated=True).stdout.lines
         return [line for line in lines if "::" in line]
 
     first = collected()
     assert first == collected() and "test_golden.py::test_golden[pub-CONFIG-0001-list]" in first
-    result = pytester.runpytest_subprocess(*Q, "--rmq-strategy=CONFIG", "-n", "2")
-    assert result.ret == 0
-    assert result.parseoutcomes()["passed"] == 23
+    assert "test_one_answer.py::test_one_answer[process]" in first
+    assert "test_invariants.py::test_invariant_of_a_group[no-double-assignment]" in first
+    conftest = "def pytest_sessionfinish(session):\n    import os\n    open(f'seed-{os.getpid()}', 'w').write(str(session.config.stash[__import__('pytest_rmq_conformance.plugin').plugin.STATE].conformance.settings.seed))\n"
+    pytester.makeconftest(conftest)
+    result = pytester.runpytest_subprocess(*Q, "--rmq-strategy=CONFIG", "--rmq-examples=5", "-n", "2")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == 30  # 22 golden cases, the loading test, 7 one-answer checks
+    header_seed = re.search(r"--rmq-seed=(\d+)", result.stdout.str()).group(1)
+    seeds = {path.read_text() for path in pytester.path.glob("seed-*")}
+    assert seeds == {header_seed}, "the controller and every worker generate from one seed"
 
 
 @pytest.mark.parametrize("release", RELEASES)

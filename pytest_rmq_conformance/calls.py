@@ -1,0 +1,119 @@
+"""Calling a strategy on a generated group: one answer per client, comparable as data.
+
+Every call goes through :func:`~pytest_rmq_conformance.replay.call_strategy`
+(copies of the lists, mutation check, per-call time limit). A call that
+overruns the limit raises :class:`Hang`, a ``BaseException`` so that
+hypothesis does not retry (and wait for) the same hang while shrinking.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from pytest_rmq_conformance.invariants import Violation
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.replay import Answer, call_strategy
+from pytest_rmq_conformance.scenarios import Scenario
+from pytest_rmq_conformance.timeouts import CallTimeout
+
+__all__ = ["Hang", "ask", "answer_key", "answer_problem", "assign"]
+
+
+class Hang(BaseException):
+    """A call that did not return within the per-call limit."""
+
+    def __init__(self, scenario: Scenario, caller: Optional[str], limit: Optional[float], what: str = "allocate()"):
+        super().__init__(f"{what} for {caller!r} did not return within {limit} s (--rmq-timeout)")
+        self.scenario, self.caller, self.limit = scenario, caller, limit
+
+
+def ask(
+    strategy: Any,
+    scenario: Scenario,
+    caller: Optional[str],
+    timeout: Optional[float],
+    *,
+    mq_all: Optional[Sequence[MessageQueue]] = None,
+    cid_all: Optional[Sequence[str]] = None,
+) -> Answer:
+    """``strategy``'s answer to ``caller`` in ``scenario`` (other list objects may be passed in)."""
+    answer = call_strategy(
+        strategy,
+        scenario.consumer_group,
+        caller,
+        scenario.mq_all if mq_all is None else mq_all,
+        scenario.cid_all if cid_all is None else cid_all,
+        timeout=timeout,
+    )
+    if isinstance(answer.exception, CallTimeout):
+        raise Hang(scenario, caller, timeout)
+    return answer
+
+
+def answer_problem(answer: Answer) -> Optional[Tuple[str, str]]:
+    """``(kind, sentence)`` when ``answer`` is not a list of queues (``None`` counts as empty), else ``None``."""
+    if answer.fault is not None:
+        return ("fault", answer.fault)
+    if answer.wrong_type is not None:
+        return ("wrong-type", answer.describe())
+    if answer.exception is not None:
+        return ("exception", answer.describe())
+    wrong = [item for item in answer.queues or () if not isinstance(item, MessageQueue)]
+    if wrong:
+        return ("wrong-type", f"returned {type(wrong[0]).__name__} {wrong[0]!r:.60} where a MessageQueue belongs")
+    return None
+
+
+def answer_key(answer: Answer, strict_order: bool = False) -> list:
+    """``answer`` as JSON-able data that compares equal exactly when two answers are the same.
+
+    Queues compare as a set (``None`` as empty) unless ``strict_order``;
+    exceptions by their class name.
+    """
+    problem = answer_problem(answer)
+    if answer.exception is not None and answer.fault is None:
+        return ["raises", type(answer.exception).__name__]
+    if problem is not None:
+        return [problem[0], problem[1]]
+    if answer.returned_none and strict_order:
+        return ["null"]
+    queues = [mq.to_json() for mq in answer.queues or ()]
+    return ["queues", queues if strict_order else sorted(queues, key=repr)]
+
+
+Builder = Callable[[Scenario], Any]
+
+
+def assign(
+    build: Builder,
+    scenario: Scenario,
+    timeout: Optional[float],
+    instances: Optional[Dict[str, Any]] = None,
+) -> Tuple[Dict[str, Tuple[MessageQueue, ...]], List[Violation]]:
+    """Every member's share of ``scenario``, each member with its own strategy instance.
+
+    ``instances`` keeps the members' instances across calls (a client keeps
+    its strategy from one rebalance to the next); a member without one gets
+    ``build(scenario)``. Members whose call fails hold nothing and are
+    reported as violations (kind ``exception``, ``wrong-type``, ``fault``,
+    ``build``).
+    """
+    instances = {} if instances is None else instances
+    shares: Dict[str, Tuple[MessageQueue, ...]] = {}
+    problems: List[Violation] = []
+    for cid in scenario.clients:
+        if cid not in instances:
+            try:
+                instances[cid] = build(scenario)
+            except Exception as exc:  # the factory refused this configuration
+                problems.append(Violation("build", f"building the strategy failed: {type(exc).__name__}: {exc}", clients=(cid,)))
+                shares[cid] = ()
+                continue
+        answer = ask(instances[cid], scenario, cid, timeout)
+        problem = answer_problem(answer)
+        if problem is not None:
+            problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
+            shares[cid] = ()
+        else:
+            shares[cid] = tuple(answer.queues or ())
+    return shares, problems

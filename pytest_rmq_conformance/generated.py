@@ -1,0 +1,152 @@
+"""Running the generated checks under hypothesis: profiles, the seed, and readable failures.
+
+A check is a body called with one drawn example; it raises
+:class:`PropertyFailure` with a report when the strategy breaks a property.
+:func:`run_generated` runs it with the profile's settings and the run's seed,
+lets hypothesis shrink the example, and turns what happened into one pytest
+outcome whose message ends with the command that replays it. A strategy
+that hangs ends the check at once (no shrinking); one that answers
+differently when the same example is replayed is reported as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Optional
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, seed
+from hypothesis import settings as hypothesis_settings
+from hypothesis.errors import Flaky
+from hypothesis.strategies import SearchStrategy
+
+from pytest_rmq_conformance.calls import Hang
+from pytest_rmq_conformance.groups import plans, scenarios
+
+__all__ = ["PROFILES", "PropertyFailure", "Groups", "profile_examples", "run_generated"]
+
+#: examples per check, and groups per subprocess batch (``process`` and ``time``)
+PROFILES = {
+    "quick": {"examples": 40, "batch": 8},
+    "thorough": {"examples": 1000, "batch": 60},
+}
+
+
+class PropertyFailure(AssertionError):
+    """A generated example on which the strategy breaks a property; the message is the report."""
+
+
+def profile_examples(settings, batch: bool = False) -> int:
+    profile = PROFILES[settings.profile]
+    if batch:
+        return profile["batch"]
+    return settings.examples if settings.examples is not None else profile["examples"]
+
+
+def _settings(conformance, max_examples: int, shrink: bool):
+    phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
+    return hypothesis_settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        derandomize=False,
+        print_blob=False,
+        report_multiple_bugs=False,
+        phases=phases,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+def _first_failure(exc: BaseException) -> Optional[PropertyFailure]:
+    for inner in getattr(exc, "exceptions", ()):
+        if isinstance(inner, PropertyFailure):
+            return inner
+        found = _first_failure(inner)
+        if found is not None:
+            return found
+    return None
+
+
+def run_generated(
+    request,
+    conformance,
+    examples: SearchStrategy,
+    body: Callable[[Any], None],
+    *,
+    max_examples: Optional[int] = None,
+    shrink: bool = True,
+) -> None:
+    """Check ``body`` over ``examples`` for the test ``request`` belongs to."""
+    settings = conformance.settings
+    node = f"{request.node.path}::{request.node.name}"
+    replay = f"  replay: {settings.replay(node)}"
+    if conformance.hangs >= settings.max_hangs:
+        pytest.fail(
+            f"the strategy already overran the per-call limit {conformance.hangs} times "
+            f"(--rmq-max-hangs={settings.max_hangs}); not called again",
+            pytrace=False,
+        )
+    count = max_examples if max_examples is not None else profile_examples(settings)
+    test = seed(settings.seed)(_settings(conformance, count, shrink)(given(examples)(body)))
+    try:
+        test()
+    except PropertyFailure as failure:
+        request.node.user_properties.append(("rmq_reason", str(failure).splitlines()[0]))
+        pytest.fail(f"{failure}\n{replay}", pytrace=False)
+    except Hang as hang:
+        conformance.hangs += 1
+        pytest.fail(
+            f"{hang}; the check stopped there (a hang is not shrunk)\n"
+            f"  group as data: {hang.scenario.dumps()}\n{replay}",
+            pytrace=False,
+        )
+    except Flaky as exc:
+        first = _first_failure(exc)
+        what = str(first) if first is not None else f"{type(exc).__name__}: {exc}"
+        pytest.fail(
+            "the strategy failed on a generated group, then answered differently when the same group was "
+            "replayed: its answers depend on something besides its inputs (state kept between calls, "
+            f"the time, randomness)\n{what}\n{replay}",
+            pytrace=False,
+        )
+
+
+class Groups:
+    """Hypothesis strategies of groups for the strategy under test: its Java family's
+    parameters (an instance's own configuration), or none for a strategy with no Java twin.
+
+    Example::
+
+        from hypothesis import given
+
+        def test_no_client_is_left_empty(rmq_groups, rmq_conformance):
+            @given(rmq_groups.scenarios())
+            def check(scenario):
+                strategy = rmq_conformance.build_for(scenario)
+                ...
+            check()
+    """
+
+    def __init__(self, conformance):
+        self.conformance = conformance
+
+    def _fixed(self, drawn):
+        fixed = self.conformance.fixed_params()
+        return drawn if fixed is None else drawn.map(lambda s: replace(s, params=fixed))
+
+    def scenarios(self, adversarial: bool = False) -> SearchStrategy:
+        return self._fixed(scenarios(self.conformance.family, adversarial))
+
+    def plans(self) -> SearchStrategy:
+        drawn = plans(self.conformance.family)
+        fixed = self.conformance.fixed_params()
+        if fixed is None:
+            return drawn
+        return drawn.map(lambda plan: replace(plan, start=replace(plan.start, params=fixed)))
+
+    def skip_reason(self) -> Optional[str]:
+        """Why the generated checks cannot run (the strategy does not load, or cannot be generated for)."""
+        conformance = self.conformance
+        if conformance.load_error is not None:
+            return "the strategy could not be loaded (see test_strategy_loads)"
+        return conformance.generation_problem

@@ -1,0 +1,299 @@
+"""Hypothesis strategies for consumer groups: realistic and adversarial inputs.
+
+``scenarios(family)`` draws a whole group (:class:`~.scenarios.Scenario`)
+configured for a Java strategy family, or for a strategy with no Java twin
+(``family=None``); ``plans(family)`` draws a group and a sequence of joins,
+leaves and crashes. With ``adversarial=True`` the draws also hold what a
+rebalance never passes but a port must still answer as Java does: duplicated
+ids, callers outside the group, empty lists, virtual-node count 0,
+unresolvable machine rooms.
+
+What is drawn: client ids like ``IP@pid``, ``IP@instance``,
+``IP@pid#hash`` and Unicode ids whose Java (UTF-16) order differs from
+Python's; broker names with and without machine-room prefixes and with odd
+separators (leading, doubled, trailing); retry and dead-letter topics;
+1–1024 queues, 1–100 clients; queues and virtual nodes landing exactly on
+ring keys (:mod:`~.ring_collisions`); lists in Java order, Python order or
+shuffled.
+
+    >>> from hypothesis import given
+    >>> @given(scenarios("AVG"))
+    ... def test_every_queue_has_an_owner(scenario): ...
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import List, Optional, Sequence
+
+from hypothesis import strategies as st
+
+from pytest_rmq_conformance.javalang import java_sorted_strings
+from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
+from pytest_rmq_conformance.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
+from pytest_rmq_conformance.scenarios import Event, Plan, Scenario
+
+__all__ = [
+    "FAMILIES",
+    "client_ids",
+    "broker_names",
+    "topics",
+    "scenarios",
+    "plans",
+]
+
+FAMILIES = ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "CONFIG")
+MAX_QUEUES = 1024
+MAX_CLIENTS = 100
+
+#: characters whose Java order differs from Python's (BMP above the surrogates
+#: against supplementary characters), Latin-1 and CJK letters, and separators
+TRAPS = ["\ue000", "\uff21", "\ufb01", "\U0001f600", "\U00010400", "\U0002070e", "é", "ß", "中", "a", "Z", "0", "-", "@", "#"]
+ROOMS = ["IDC1", "IDC2", "room-x", "hz", "sh", "ünï", "\U0001f600"]
+INSTANCES = ["DEFAULT", "consumer-1", "order_consumer", "c@t", "ünï"]
+
+_ip = st.ip_addresses(v=4).map(str)
+_unicode_text = st.text(
+    alphabet=st.one_of(st.sampled_from(TRAPS), st.characters(exclude_categories=("Cs",))), min_size=1, max_size=8
+)
+
+
+def client_ids() -> st.SearchStrategy[str]:
+    """``IP@pid``, ``IP@instance``, ``IP@pid#hash`` and Unicode ids."""
+    return st.one_of(
+        st.builds("{}@{}".format, _ip, st.integers(1, 4_194_304)),
+        st.builds("{}@{}".format, _ip, st.one_of(st.sampled_from(INSTANCES), _unicode_text)),
+        st.builds("{}@{}#{}".format, _ip, st.integers(1, 4_194_304), st.integers(0, 2**63 - 1)),
+        _unicode_text,
+    )
+
+
+def broker_names(separator: str = "@") -> st.SearchStrategy[str]:
+    """Broker names with and without a room prefix, and with the separator leading, doubled or trailing."""
+    room = st.sampled_from(ROOMS)
+    name = st.sampled_from(["broker-a", "broker-b", "broker-c", "b", "中"])
+    s = separator
+    return st.one_of(
+        name,
+        st.builds(f"{{}}{s}{{}}".format, room, name),
+        st.builds(f"{s}{{}}".format, name),
+        st.builds(f"{{}}{s}".format, room),
+        st.builds(f"{{}}{s}{s}{{}}".format, room, name),
+        st.builds(f"{{}}{s}{s}".format, room),
+        st.builds(f"{{}}{s}{{}}{s}".format, room, name),
+        st.builds(f"{{}}{s}{{}}{s}{{}}".format, room, name, name),
+        st.sampled_from([s, s + s]),
+    )
+
+
+def topics(consumer_group: str = "group") -> st.SearchStrategy[str]:
+    """Plain, retry, dead-letter and Unicode topics."""
+    return st.one_of(
+        st.sampled_from(["TopicTest", "topic_test", "a"]),
+        st.just(f"%RETRY%{consumer_group}"),
+        st.just(f"%DLQ%{consumer_group}"),
+        _unicode_text,
+    )
+
+
+def _size(maximum: int) -> st.SearchStrategy[int]:
+    # mostly small groups (fast, and where off-by-ones live), sometimes up to the maximum
+    return st.one_of(st.integers(1, 8), st.integers(1, 32), st.integers(1, maximum))
+
+
+@st.composite
+def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> List[MessageQueue]:
+    total = draw(_size(MAX_QUEUES))
+    topic_names = draw(st.lists(topics(consumer_group), min_size=1, max_size=3, unique=True))
+    broker_list = draw(st.lists(brokers, min_size=1, max_size=4, unique=True))
+    pairs = [(t, b) for t in topic_names for b in broker_list][:total]
+    per_pair = -(-total // len(pairs))
+    # ids near Java's int limits make compareTo (a subtraction) overflow when Java sorts
+    first_id = draw(st.sampled_from([0, 0, 0, 8, -3, -(2**31), 2**31 - per_pair])) if adversarial else 0
+    queues = []
+    for index in range(total):
+        topic, broker = pairs[index % len(pairs)]
+        queues.append(MessageQueue(topic, broker, first_id + index // len(pairs)))
+    return queues
+
+
+def _order(draw, items: list, strings: bool) -> list:
+    how = draw(st.sampled_from(["java", "java", "given", "python", "shuffled"]))
+    if how == "java":
+        return java_sorted_strings(items) if strings else java_sorted_queues(items)
+    if how == "python":
+        return sorted(items, key=str) if not strings else sorted(items)
+    if how == "shuffled":
+        items = list(items)
+        random.Random(draw(st.integers(0, 2**16))).shuffle(items)
+    return list(items)
+
+
+def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> List[str]:
+    count = draw(_size(MAX_CLIENTS))
+    members = draw(st.lists(ids, min_size=count, max_size=count, unique=True))
+    if adversarial and draw(st.integers(0, 4)) == 0:  # duplicated ids
+        members += draw(st.lists(st.sampled_from(members), min_size=1, max_size=3))
+    return members
+
+
+def _room_of(name: str, separator: str) -> str:
+    return name.split(separator)[0]
+
+
+@st.composite
+def _family_params(draw, family: Optional[str], queues: List[MessageQueue], members: List[str], adversarial: bool):
+    if family == "CONSISTENT_HASH":
+        low = 0 if adversarial else 1
+        return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(low, 20)))}
+    if family == "MACHINE_ROOM":
+        rooms = sorted({mq.broker_name.split("@")[0] for mq in queues} | {"IDC1", "other"})
+        if adversarial and draw(st.integers(0, 9)) == 0:
+            return {"consumeridcs": None}
+        return {"consumeridcs": draw(st.lists(st.sampled_from(rooms), unique=True, max_size=len(rooms)))}
+    if family == "CONFIG":
+        if adversarial and draw(st.integers(0, 9)) == 0:
+            return {"messageQueueList": None}
+        chosen = draw(st.lists(st.sampled_from(queues), unique=True, max_size=min(len(queues), 16)))
+        foreign = [MessageQueue("elsewhere", "broker-z", 0)] if draw(st.booleans()) else []
+        return {"messageQueueList": [mq.to_json() for mq in chosen + foreign]}
+    return {}
+
+
+def _inner_params(draw, adversarial: bool):
+    inner = draw(st.sampled_from(["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"]))
+    params = {"virtualNodeCnt": draw(st.integers(0 if adversarial else 1, 12))} if inner == "CONSISTENT_HASH" else {}
+    return {"strategy": inner, "params": params}
+
+
+@st.composite
+def _nearby(draw, consumer_group: str, adversarial: bool) -> Scenario:
+    """Rooms through a split resolver (names carry them) or a map resolver."""
+    kind = draw(st.sampled_from(["split", "map"]))
+    if kind == "split":
+        separator = draw(st.sampled_from(["-", "@", "_"]))
+        room_names = st.sampled_from([r for r in ROOMS if separator not in r])
+        brokers = st.builds(f"{{}}{separator}{{}}".format, room_names, st.sampled_from(["broker-a", "b", "中"]))
+        if adversarial:
+            brokers = st.one_of(brokers, broker_names(separator))
+        queues = draw(_queues(consumer_group, brokers, adversarial))
+        ids = st.builds(f"{{}}{separator}{{}}".format, room_names, client_ids())
+        members = _members(draw, ids, adversarial)
+        resolver = {"kind": "split", "separator": separator}
+    else:
+        queues = draw(_queues(consumer_group, broker_names("@"), adversarial))
+        members = _members(draw, client_ids(), adversarial)
+        rooms = st.sampled_from(ROOMS)
+        broker_room = {mq.broker_name: draw(rooms) for mq in queues}
+        consumer_room = {cid: draw(rooms) for cid in members}
+        if adversarial and draw(st.integers(0, 5)) == 0:  # a name without a room
+            consumer_room.pop(members[0], None)
+        resolver = {"kind": "map", "brokerRoom": broker_room, "consumerRoom": consumer_room}
+    params = {"inner": _inner_params(draw, adversarial), "resolver": resolver}
+    return Scenario(
+        "MACHINE_ROOM_NEARBY",
+        params,
+        consumer_group,
+        tuple(_order(draw, queues, False)),
+        tuple(_order(draw, members, True)),
+    )
+
+
+def _ring_traps(draw, scenario: Scenario) -> Scenario:
+    """Add a queue sitting exactly on a virtual node's key, or two virtual nodes sharing one key."""
+    mq_all, cid_all = list(scenario.mq_all), list(scenario.cid_all)
+    if draw(st.booleans()):
+        topic, broker, queue_id, cid, _replica = draw(st.sampled_from(QUEUE_ON_NODE))
+        trap = MessageQueue(topic, broker, queue_id)
+        if len(mq_all) >= MAX_QUEUES:
+            mq_all[draw(st.integers(0, len(mq_all) - 1))] = trap
+        else:
+            mq_all.insert(draw(st.integers(0, len(mq_all))), trap)
+        cid_all.insert(draw(st.integers(0, len(cid_all))), cid)
+    else:
+        (cid_a, _), (cid_b, _) = draw(st.sampled_from(NODE_ON_NODE))
+        cid_all += [cid_a, cid_b] if draw(st.booleans()) else [cid_b, cid_a]
+    return replace(scenario, mq_all=tuple(dict.fromkeys(mq_all)), cid_all=tuple(cid_all))
+
+
+def _joiners(draw, start: Scenario) -> st.SearchStrategy[str]:
+    """Ids a new member may have: for a split resolver, one that names a room."""
+    resolver = start.params.get("resolver") or {}
+    if resolver.get("kind") == "split":
+        separator = resolver["separator"]
+        rooms = st.sampled_from([r for r in ROOMS if separator not in r])
+        return st.builds(f"{{}}{separator}{{}}".format, rooms, client_ids())
+    return client_ids()
+
+
+@st.composite
+def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> Scenario:
+    """A group configured for ``family`` (``None``: no Java twin, no parameters).
+
+    Without ``adversarial`` the group is one a rebalance produces: distinct
+    members, non-empty lists, every member asked, a configuration that Java
+    accepts (at least one virtual node, rooms for every name).
+    """
+    consumer_group = draw(st.one_of(st.sampled_from(["group", "CID_JODIE_1", "please_rename_unique_group_name"]), _unicode_text))
+    if family == "MACHINE_ROOM_NEARBY":
+        scenario = draw(_nearby(consumer_group, adversarial))
+    else:
+        brokers = broker_names("@") if family == "MACHINE_ROOM" or adversarial else st.sampled_from(["broker-a", "broker-b", "broker-c", "IDC1@broker-a"])
+        queues = draw(_queues(consumer_group, brokers, adversarial))
+        members = _members(draw, client_ids(), adversarial)
+        params = draw(_family_params(family, queues, members, adversarial))
+        scenario = Scenario(
+            family, params, consumer_group, tuple(_order(draw, queues, False)), tuple(_order(draw, members, True))
+        )
+        if family in (None, "CONSISTENT_HASH") and draw(st.integers(0, 2)) == 0:
+            scenario = _ring_traps(draw, scenario)
+    if adversarial:
+        strangers = draw(st.lists(st.one_of(client_ids(), st.just("")), max_size=2))
+        empty = draw(st.integers(0, 19))
+        mq_all = () if empty == 0 else scenario.mq_all
+        cid_all = () if empty == 1 else scenario.cid_all
+        scenario = replace(scenario, mq_all=mq_all, cid_all=cid_all, strangers=tuple(strangers))
+    return scenario
+
+
+@st.composite
+def plans(draw, family: Optional[str] = None, max_events: int = 6) -> Plan:
+    """A realistic group, then joins, graceful leaves and crashes (never emptying the group)."""
+    start = draw(scenarios(family))
+    members = list(start.clients)
+    joiners = _joiners(draw, start)
+    gone: List[str] = []
+    events = []
+    for _ in range(draw(st.integers(1, max_events))):
+        kinds = ["join"] + (["leave", "crash"] if len(members) > 1 else [])
+        kind = draw(st.sampled_from(kinds))
+        if kind == "join":
+            fresh = st.one_of(joiners, st.sampled_from(gone)) if gone else joiners
+            client = draw(fresh.filter(lambda cid: cid not in members))
+            members.append(client)
+            if client in gone:
+                gone.remove(client)
+        else:
+            client = draw(st.sampled_from(members))
+            members.remove(client)
+            gone.append(client)
+        events.append(Event(kind, client))
+    resolver = start.params.get("resolver") or {}
+    if resolver.get("kind") == "map":  # every joiner needs a room too
+        rooms = dict(resolver["consumerRoom"])
+        for event in events:
+            rooms.setdefault(event.client, draw(st.sampled_from(ROOMS)))
+        start = replace(start, params={**start.params, "resolver": {**resolver, "consumerRoom": rooms}})
+    return Plan(start, tuple(events))
+
+
+def java_ordered(scenario: Scenario, members: Sequence[str]) -> Scenario:
+    """``scenario`` with ``members`` as ``cid_all``, both lists in Java order, as a rebalance passes them."""
+    return Scenario(
+        scenario.strategy,
+        scenario.params,
+        scenario.consumer_group,
+        tuple(java_sorted_queues(scenario.mq_all)),
+        tuple(java_sorted_strings(members)),
+    )

@@ -1,0 +1,162 @@
+"""Which invariants a strategy claims, and checking them on one group.
+
+Each property has a name. The Java strategies' real properties are built in
+(:func:`java_properties`); a strategy with no Java twin declares its own in
+an attribute ``rmq_properties`` (or the ``pytest_rmq_properties`` hook), by
+default :data:`DEFAULT_PROPERTIES`::
+
+    class StickyStrategy:
+        name = "STICKY"
+        rmq_properties = {"coverage", "no-double-assignment", "one-answer", "stable-on-leave"}
+"""
+
+from __future__ import annotations
+
+from typing import Any, FrozenSet, Iterable, List, Optional, Tuple
+
+from pytest_rmq_conformance.invariants import (
+    Assignment,
+    Violation,
+    balance,
+    coverage,
+    no_double_assignment,
+    only_from_mq_all,
+    stability_on_join,
+    stability_on_leave,
+)
+from pytest_rmq_conformance.javalang import java_split
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.scenarios import Event, Scenario
+from pytest_rmq_conformance.strategies import parse_release
+
+__all__ = [
+    "PROPERTIES",
+    "DEFAULT_PROPERTIES",
+    "GROUP_PROPERTIES",
+    "CHANGE_PROPERTIES",
+    "java_properties",
+    "parse_properties",
+    "eligible_queues",
+    "check_group",
+    "check_change",
+    "claimed_by",
+    "for_scenario",
+]
+
+#: every property the suite knows, with what it means
+PROPERTIES = {
+    "coverage": "every queue of mq_all is held by some client",
+    "eligible-coverage": "exactly the queues of brokers `<room>@<name>` with a room in consumeridcs are held (MACHINE_ROOM)",
+    "no-double-assignment": "no queue is held by two clients",
+    "only-from-mq-all": "clients hold only queues of mq_all",
+    "balance": "share sizes differ by at most one queue",
+    "stable-on-leave": "when a client leaves, only the queues it held move",
+    "stable-on-join": "when a client joins, only queues that move to it move",
+    "one-answer": "the same inputs give the same answer whatever the instance, call order, repetition, "
+    "list copies, process, hash seed or time, and the arguments are left as they were",
+}
+GROUP_PROPERTIES = ("coverage", "eligible-coverage", "no-double-assignment", "only-from-mq-all", "balance")
+CHANGE_PROPERTIES = ("stable-on-leave", "stable-on-join")
+
+#: what a strategy with no Java twin is held to unless it declares otherwise
+DEFAULT_PROPERTIES: FrozenSet[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
+
+_PARTITION = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
+
+
+def java_properties(family: str, version: str) -> FrozenSet[str]:
+    """The properties the Java strategy ``family`` really has at release ``version``.
+
+    Over a group as a rebalance forms it: distinct client ids, non-empty
+    lists, at least one virtual node, a room for every name.
+    """
+    if family in ("AVG", "AVG_BY_CIRCLE"):
+        return _PARTITION | {"balance"}
+    if family == "CONSISTENT_HASH":
+        return _PARTITION | {"stable-on-leave", "stable-on-join"}
+    if family == "MACHINE_ROOM":
+        if parse_release(version) < (4, 8, 0):  # blocks taken from mq_all: gaps and overlaps
+            return frozenset({"only-from-mq-all", "balance", "one-answer"})
+        return frozenset({"eligible-coverage", "no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
+    if family == "MACHINE_ROOM_NEARBY":
+        return _PARTITION
+    if family == "CONFIG":  # every client gets the configured list: double assignment by design
+        return frozenset({"one-answer"})
+    raise ValueError(f"no Java strategy family {family!r}")
+
+
+def parse_properties(claimed: Any, where: str) -> FrozenSet[str]:
+    """Validate a declaration (an iterable of property names); ``where`` names it in errors."""
+    if isinstance(claimed, str) or not isinstance(claimed, Iterable):
+        raise ValueError(f"{where} must be a set of property names, not {claimed!r}")
+    names = frozenset(claimed)
+    unknown = sorted(str(name) for name in names - set(PROPERTIES))
+    if unknown:
+        raise ValueError(f"{where} names unknown propert(ies) {unknown}; known: {', '.join(PROPERTIES)}")
+    return names
+
+
+def eligible_queues(scenario: Scenario) -> Tuple[MessageQueue, ...]:
+    """MACHINE_ROOM's eligible queues: broker ``<room>@<name>`` (Java split) with ``room`` in consumeridcs."""
+    rooms = set(scenario.params.get("consumeridcs") or ())
+    eligible = []
+    for mq in scenario.mq_all:
+        parts = java_split(mq.broker_name, "@")
+        if len(parts) == 2 and parts[0] in rooms:
+            eligible.append(mq)
+    return tuple(eligible)
+
+
+def check_group(names: Iterable[str], scenario: Scenario, assignment: Assignment) -> List[Violation]:
+    """The violations of the group properties among ``names`` by ``assignment`` of ``scenario``."""
+    names = set(names)
+    found: List[Violation] = []
+    if "coverage" in names:
+        found += coverage(assignment, scenario.mq_all)
+    if "eligible-coverage" in names:
+        eligible = eligible_queues(scenario)
+        found += coverage(assignment, eligible)
+        allowed = set(eligible)
+        for cid, queues in assignment.items():
+            outside = tuple(mq for mq in queues if mq not in allowed)
+            if outside:
+                found.append(
+                    Violation("ineligible", f"{cid} holds queue(s) of rooms outside consumeridcs: {outside[0]}", outside, (cid,))
+                )
+    if "no-double-assignment" in names:
+        found += no_double_assignment(assignment)
+    if "only-from-mq-all" in names:
+        found += only_from_mq_all(assignment, scenario.mq_all)
+    if "balance" in names:
+        found += balance(assignment)
+    return found
+
+
+def check_change(names: Iterable[str], before: Assignment, after: Assignment, event: Event) -> List[Violation]:
+    """The violations of the stability properties among ``names`` across one membership ``event``."""
+    names = set(names)
+    if event.kind == "join" and "stable-on-join" in names:
+        return stability_on_join(before, after, event.client)
+    if event.kind in ("leave", "crash") and "stable-on-leave" in names:
+        return stability_on_leave(before, after, event.client)
+    return []
+
+
+def described(names: Iterable[str]) -> str:
+    return ", ".join(sorted(names)) or "none"
+
+
+def claimed_by(strategy: Any) -> Optional[Any]:
+    """What ``strategy`` (or its class) declares in ``rmq_properties``, if anything."""
+    return getattr(strategy, "rmq_properties", None)
+
+
+def for_scenario(names: FrozenSet[str], scenario: Scenario) -> FrozenSet[str]:
+    """``names`` that can hold for ``scenario`` (a ring with no virtual node covers nothing)."""
+    params = scenario.params
+    if scenario.strategy == "MACHINE_ROOM_NEARBY":
+        params = (params.get("inner") or {}).get("params") or {}
+    if params.get("virtualNodeCnt", 10) == 0:
+        return names - {"coverage"}
+    return names
+

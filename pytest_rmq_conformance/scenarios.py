@@ -1,0 +1,116 @@
+"""Generated scenarios: one group's inputs, as data that prints and reloads.
+
+A :class:`Scenario` is what every client of a group passes to ``allocate``
+(the consumer group, ``mq_all`` and ``cid_all``) plus the configuration of
+the strategy, in the golden files' vocabulary (``strategy`` names the Java
+family whose ``params`` apply, or is ``None`` for a strategy with no Java
+twin). It has the ``strategy``/``params``/``id`` attributes of a
+:class:`~pytest_rmq_conformance.golden.GoldenCase`, so builders and hooks
+treat both alike. A :class:`Plan` is a group that changes membership step by
+step.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from pytest_rmq_conformance.model import MessageQueue
+
+__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS"]
+
+#: membership events: a new client joins, a member leaves gracefully, a member crashes
+#: (it is gone from ``cid_all``; if it comes back it is a new process, with a fresh instance)
+EVENT_KINDS = ("join", "leave", "crash")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One group's inputs and the strategy configuration they are meant for."""
+
+    strategy: Optional[str]
+    params: Mapping[str, Any]
+    consumer_group: str
+    mq_all: Tuple[MessageQueue, ...]
+    cid_all: Tuple[str, ...]
+    #: callers asked besides the members (e.g. a client that is not in ``cid_all``)
+    strangers: Tuple[str, ...] = ()
+    id: str = field(default="generated", compare=False)
+
+    @property
+    def clients(self) -> Tuple[str, ...]:
+        """The distinct members, in first-seen order."""
+        return tuple(dict.fromkeys(self.cid_all))
+
+    @property
+    def callers(self) -> Tuple[str, ...]:
+        """Everyone whose answer is compared: the members, then the strangers."""
+        return tuple(dict.fromkeys(self.cid_all + self.strangers))
+
+    def with_clients(self, cid_all: Sequence[str]) -> "Scenario":
+        return replace(self, cid_all=tuple(cid_all), strangers=())
+
+    def to_json(self) -> Dict[str, Any]:
+        data: Dict[str, Any] = {
+            "strategy": self.strategy,
+            "params": dict(self.params),
+            "consumerGroup": self.consumer_group,
+            "mqAll": [mq.to_json() for mq in self.mq_all],
+            "cidAll": list(self.cid_all),
+        }
+        if self.strangers:
+            data["strangers"] = list(self.strangers)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Scenario":
+        return cls(
+            data.get("strategy"),
+            dict(data.get("params") or {}),
+            data["consumerGroup"],
+            tuple(MessageQueue.from_json(t) for t in data["mqAll"]),
+            tuple(data["cidAll"]),
+            tuple(data.get("strangers", ())),
+        )
+
+    def dumps(self) -> str:
+        """One line of JSON (non-ASCII kept readable)."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One membership change: ``kind`` is one of :data:`EVENT_KINDS`."""
+
+    kind: str
+    client: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.client}"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A group and the membership changes it goes through, in order."""
+
+    start: Scenario
+    events: Tuple[Event, ...]
+
+    def groups(self) -> List[Tuple[Optional[Event], Tuple[str, ...]]]:
+        """``(event, members after it)`` for the start (event ``None``) and each event."""
+        members = list(self.start.clients)
+        steps: List[Tuple[Optional[Event], Tuple[str, ...]]] = [(None, tuple(members))]
+        for event in self.events:
+            if event.kind == "join":
+                members.append(event.client)
+            else:
+                members.remove(event.client)
+            steps.append((event, tuple(members)))
+        return steps
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"start": self.start.to_json(), "events": [[e.kind, e.client] for e in self.events]}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)

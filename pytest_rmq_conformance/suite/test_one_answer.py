@@ -1,0 +1,69 @@
+"""One answer everywhere: the same inputs give the same answer on every client and process."""
+
+import pytest
+from hypothesis import strategies as st
+
+from pytest_rmq_conformance.consistency import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
+from pytest_rmq_conformance.generated import PropertyFailure, profile_examples, run_generated
+from pytest_rmq_conformance.reporting import format_generated
+
+WHAT = {
+    "repetition": "the same call repeated on one instance",
+    "call-order": "calls in another order, after other calls",
+    "fresh-instance": "a fresh instance against a used one",
+    "copies": "the same list objects against equal copies",
+    "arguments": "the lists it is given must stay as they were",
+    "process": "other processes, other PYTHONHASHSEED values",
+    "time": "other processes with the clock moved",
+}
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_one_answer(check, rmq_conformance, rmq_groups, request):
+    reason = rmq_groups.skip_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    if "one-answer" not in rmq_conformance.properties:
+        pytest.skip(f"{rmq_conformance.name} does not claim one-answer ({rmq_conformance.properties_origin})")
+    settings = rmq_conformance.settings
+    name = rmq_conformance.name
+    if check in IN_PROCESS_CHECKS:
+        if check == "fresh-instance" and not rmq_conformance.fresh_instances:
+            pytest.skip("an instance spec is one object: pass its class or a factory to compare fresh instances")
+
+        def body(scenario):
+            violations = in_process(
+                check, rmq_conformance.build_for, scenario, settings.timeout, settings.strict_order, rmq_conformance.fresh_instances
+            )
+            if violations:
+                headline = f"{name}: answers differ ({WHAT[check]}): {violations[0]}"
+                raise PropertyFailure(format_generated(headline, [str(v) for v in violations], scenario, scenario.dumps()))
+
+        run_generated(request, rmq_conformance, rmq_groups.scenarios(adversarial=True), body)
+        return
+
+    spec = rmq_conformance.portable_spec()
+    if spec is None:
+        pytest.skip(
+            "the strategy comes from a pytest hook and cannot be imported by another process; "
+            "name it as module:attribute or an entry point to compare processes"
+        )
+    if rmq_conformance.custom_build():
+        pytest.skip("a pytest_rmq_build_strategy hook builds the strategy, which another process cannot do")
+    run = WorkerRun(spec, settings.version, settings.charset, settings.timeout, settings.strict_order)
+    batch = profile_examples(settings, batch=True)
+    problems = []
+
+    def body(groups):
+        violations, trouble = across_processes(check, run, groups)
+        problems.extend(trouble)
+        if violations:
+            index, first = violations[0]
+            scenario = groups[index]
+            headline = f"{name}: answers differ ({WHAT[check]}): {first}"
+            raise PropertyFailure(format_generated(headline, [str(v) for _, v in violations], scenario, scenario.dumps()))
+
+    examples = st.lists(rmq_groups.scenarios(adversarial=True), min_size=batch, max_size=batch)
+    run_generated(request, rmq_conformance, examples, body, max_examples=1, shrink=False)
+    if problems:
+        pytest.fail("the worker processes could not answer: " + "; ".join(dict.fromkeys(problems)), pytrace=False)

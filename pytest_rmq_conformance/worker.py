@@ -1,0 +1,101 @@
+"""A worker process answering generated groups, for the ``process`` and ``time`` checks.
+
+``python -m pytest_rmq_conformance.worker`` reads one JSON request on stdin
+(the strategy spec, settings, a clock offset and the scenarios), moves its
+clock by the offset *before* importing the strategy, and writes
+``{"answers": [[key per caller] per scenario]}`` (see
+:func:`~pytest_rmq_conformance.calls.answer_key`) or ``{"error": ...}``.
+Each caller is answered by a freshly built strategy.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sys
+import time
+
+
+def shift_clock(offset: float) -> None:
+    """Make ``time`` and ``datetime`` report ``offset`` seconds later than they would."""
+    if not offset:
+        return
+    real = {name: getattr(time, name) for name in ("time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns", "localtime", "gmtime", "ctime", "strftime")}
+    nanos = int(offset * 1e9)
+    time.time = lambda: real["time"]() + offset
+    time.time_ns = lambda: real["time_ns"]() + nanos
+    time.monotonic = lambda: real["monotonic"]() + offset
+    time.monotonic_ns = lambda: real["monotonic_ns"]() + nanos
+    time.perf_counter = lambda: real["perf_counter"]() + offset
+    time.perf_counter_ns = lambda: real["perf_counter_ns"]() + nanos
+    time.localtime = lambda secs=None: real["localtime"](time.time() if secs is None else secs)
+    time.gmtime = lambda secs=None: real["gmtime"](time.time() if secs is None else secs)
+    time.ctime = lambda secs=None: real["ctime"](time.time() if secs is None else secs)
+    time.strftime = lambda fmt, t=None: real["strftime"](fmt, time.localtime() if t is None else t)
+
+    class ShiftedDatetime(datetime.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return cls.fromtimestamp(time.time(), tz)
+
+        @classmethod
+        def today(cls):
+            return cls.fromtimestamp(time.time())
+
+        @classmethod
+        def utcnow(cls):
+            return cls.fromtimestamp(time.time(), datetime.timezone.utc).replace(tzinfo=None)
+
+    class ShiftedDate(datetime.date):
+        @classmethod
+        def today(cls):
+            return cls.fromtimestamp(time.time())
+
+    datetime.datetime = ShiftedDatetime
+    datetime.date = ShiftedDate
+
+
+def answer(request: dict) -> dict:
+    shift_clock(float(request.get("clockOffset") or 0))
+    sys.path[:0] = [p for p in request.get("sysPath", []) if p not in sys.path]
+
+    from pytest_rmq_conformance.calls import Hang, answer_key, ask
+    from pytest_rmq_conformance.conformance import Conformance, Settings
+    from pytest_rmq_conformance.scenarios import Scenario
+
+    settings = Settings(
+        spec=request["spec"],
+        version=request["version"],
+        charset=request["charset"],
+        timeout=request.get("timeout"),
+        strict_order=bool(request.get("strictOrder")),
+    )
+    conformance = Conformance(settings)
+    if conformance.load_error is not None:
+        return {"error": conformance.load_error}
+    answers = []
+    for data in request["scenarios"]:
+        scenario = Scenario.from_json(data)
+        keys = []
+        for caller in scenario.callers:
+            try:
+                strategy = conformance.build_for(scenario)
+                keys.append(answer_key(ask(strategy, scenario, caller, settings.timeout), settings.strict_order))
+            except Hang as exc:
+                keys.append(["hang", str(exc)])
+            except Exception as exc:  # a factory refusing the configuration answers like an exception
+                keys.append(["raises", type(exc).__name__])
+        answers.append(keys)
+    return {"answers": answers}
+
+
+def main() -> int:
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    reply = answer(request)
+    sys.stdout.write(json.dumps(reply))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
