@@ -51,7 +51,7 @@ MAX_CLIENTS = 100
 #: against supplementary characters), Latin-1 and CJK letters, and separators
 TRAPS = ["\ue000", "\uff21", "\ufb01", "\U0001f600", "\U00010400", "\U0002070e", "é", "ß", "中", "a", "Z", "0", "-", "@", "#"]
 ROOMS = ["IDC1", "IDC2", "room-x", "hz", "sh", "ünï", "\U0001f600"]
-INSTANCES = ["DEFAULT", "consumer-1", "order_consumer", "c@t", "ünï"]
+INSTANCES = ["DEFAULT", "consumer-1", "c@t", "ünï", "order-service-consumer-instance-01", "payment_notification_consumer"]
 
 _ip = st.ip_addresses(v=4).map(str)
 _unicode_text = st.text(
@@ -133,7 +133,7 @@ def _order(draw, items: list, strings: bool) -> list:
 def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> List[str]:
     count = draw(_size(MAX_CLIENTS))
     members = draw(st.lists(ids, min_size=count, max_size=count, unique=True))
-    if adversarial and draw(st.integers(0, 4)) == 0:  # duplicated ids
+    if adversarial and draw(st.integers(0, 4)) == 4:  # duplicated ids
         members += draw(st.lists(st.sampled_from(members), min_size=1, max_size=3))
     return members
 
@@ -148,12 +148,15 @@ def _family_params(draw, family: Optional[str], queues: List[MessageQueue], memb
         low = 0 if adversarial else 1
         return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(low, 20)))}
     if family == "MACHINE_ROOM":
-        rooms = sorted({mq.broker_name.split("@")[0] for mq in queues} | {"IDC1", "other"})
-        if adversarial and draw(st.integers(0, 9)) == 0:
+        used = sorted({mq.broker_name.split("@")[0] for mq in queues})
+        if adversarial and draw(st.integers(0, 9)) == 9:
             return {"consumeridcs": None}
-        return {"consumeridcs": draw(st.lists(st.sampled_from(rooms), unique=True, max_size=len(rooms)))}
+        # mostly the rooms the brokers name (odd separators included), sometimes others
+        chosen = [room for room in used if draw(st.integers(0, 3)) < 3]
+        chosen += draw(st.lists(st.sampled_from(["IDC1", "other"]), unique=True))
+        return {"consumeridcs": sorted(set(chosen))}
     if family == "CONFIG":
-        if adversarial and draw(st.integers(0, 9)) == 0:
+        if adversarial and draw(st.integers(0, 9)) == 9:
             return {"messageQueueList": None}
         chosen = draw(st.lists(st.sampled_from(queues), unique=True, max_size=min(len(queues), 16)))
         foreign = [MessageQueue("elsewhere", "broker-z", 0)] if draw(st.booleans()) else []
@@ -187,7 +190,7 @@ def _nearby(draw, consumer_group: str, adversarial: bool) -> Scenario:
         rooms = st.sampled_from(ROOMS)
         broker_room = {mq.broker_name: draw(rooms) for mq in queues}
         consumer_room = {cid: draw(rooms) for cid in members}
-        if adversarial and draw(st.integers(0, 5)) == 0:  # a name without a room
+        if adversarial and draw(st.integers(0, 5)) == 5:  # a name without a room
             consumer_room.pop(members[0], None)
         resolver = {"kind": "map", "brokerRoom": broker_room, "consumerRoom": consumer_room}
     params = {"inner": _inner_params(draw, adversarial), "resolver": resolver}
@@ -201,20 +204,23 @@ def _nearby(draw, consumer_group: str, adversarial: bool) -> Scenario:
 
 
 def _ring_traps(draw, scenario: Scenario) -> Scenario:
-    """Add a queue sitting exactly on a virtual node's key, or two virtual nodes sharing one key."""
-    mq_all, cid_all = list(scenario.mq_all), list(scenario.cid_all)
+    """Add a queue sitting exactly on a virtual node's key (with enough virtual nodes for that
+    node to exist), or two virtual nodes sharing one key."""
+    mq_all, cid_all, params = list(scenario.mq_all), list(scenario.cid_all), dict(scenario.params)
     if draw(st.booleans()):
-        topic, broker, queue_id, cid, _replica = draw(st.sampled_from(QUEUE_ON_NODE))
+        (cid_a, _), (cid_b, _) = draw(st.sampled_from(NODE_ON_NODE))
+        cid_all += [cid_a, cid_b] if draw(st.booleans()) else [cid_b, cid_a]
+    else:
+        topic, broker, queue_id, cid, replica = draw(st.sampled_from(QUEUE_ON_NODE))
         trap = MessageQueue(topic, broker, queue_id)
         if len(mq_all) >= MAX_QUEUES:
             mq_all[draw(st.integers(0, len(mq_all) - 1))] = trap
         else:
             mq_all.insert(draw(st.integers(0, len(mq_all))), trap)
         cid_all.insert(draw(st.integers(0, len(cid_all))), cid)
-    else:
-        (cid_a, _), (cid_b, _) = draw(st.sampled_from(NODE_ON_NODE))
-        cid_all += [cid_a, cid_b] if draw(st.booleans()) else [cid_b, cid_a]
-    return replace(scenario, mq_all=tuple(dict.fromkeys(mq_all)), cid_all=tuple(cid_all))
+        if "virtualNodeCnt" in params:
+            params["virtualNodeCnt"] = max(params["virtualNodeCnt"], replica + 1)
+    return replace(scenario, params=params, mq_all=tuple(dict.fromkeys(mq_all)), cid_all=tuple(cid_all))
 
 
 def _joiners(draw, start: Scenario) -> st.SearchStrategy[str]:
@@ -246,13 +252,13 @@ def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> 
         scenario = Scenario(
             family, params, consumer_group, tuple(_order(draw, queues, False)), tuple(_order(draw, members, True))
         )
-        if family in (None, "CONSISTENT_HASH") and draw(st.integers(0, 2)) == 0:
+        if family in (None, "CONSISTENT_HASH") and draw(st.booleans()):
             scenario = _ring_traps(draw, scenario)
     if adversarial:
         strangers = draw(st.lists(st.one_of(client_ids(), st.just("")), max_size=2))
         empty = draw(st.integers(0, 19))
-        mq_all = () if empty == 0 else scenario.mq_all
-        cid_all = () if empty == 1 else scenario.cid_all
+        mq_all = () if empty == 18 else scenario.mq_all
+        cid_all = () if empty == 19 else scenario.cid_all
         scenario = replace(scenario, mq_all=mq_all, cid_all=cid_all, strangers=tuple(strangers))
     return scenario
 

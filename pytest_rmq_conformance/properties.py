@@ -75,13 +75,15 @@ def java_properties(family: str, version: str) -> FrozenSet[str]:
     if family == "CONSISTENT_HASH":
         return _PARTITION | {"stable-on-leave", "stable-on-join"}
     if family == "MACHINE_ROOM":
-        if parse_release(version) < (4, 8, 0):  # blocks taken from mq_all: gaps and overlaps
-            return frozenset({"only-from-mq-all", "balance", "one-answer"})
+        if parse_release(version) < (4, 8, 0):  # blocks taken from mq_all: gaps, ineligible queues held
+            return frozenset({"no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
         return frozenset({"eligible-coverage", "no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
     if family == "MACHINE_ROOM_NEARBY":
         return _PARTITION
-    if family == "CONFIG":  # every client gets the configured list: double assignment by design
-        return frozenset({"one-answer"})
+    if family == "CONFIG":
+        # every client gets the configured list: double assignment by design; equal shares, and a
+        # leaver's departure moves nothing else (trivially)
+        return frozenset({"one-answer", "balance", "stable-on-leave"})
     raise ValueError(f"no Java strategy family {family!r}")
 
 

@@ -5,6 +5,7 @@ import pytest
 pytest_plugins = ["pytester"]
 
 MINIATURES = Path(__file__).with_name("miniatures.py")
+BREAKERS = Path(__file__).with_name("breakers.py")
 
 
 @pytest.fixture(scope="session")
@@ -18,6 +19,6 @@ def golden():
 @pytest.fixture
 def suite(pytester):
     """A pytester directory where ``miniatures`` (the deliberately wrong strategies) can be imported."""
-    pytester.makepyfile(miniatures=MINIATURES.read_text())
+    pytester.makepyfile(miniatures=MINIATURES.read_text(), breakers=BREAKERS.read_text())
     pytester.syspathinsert()
     return pytester

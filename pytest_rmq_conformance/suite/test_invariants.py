@@ -28,7 +28,7 @@ def _claimed(rmq_conformance, rmq_groups, names):
 
 def _fail(conformance, headline, violations, group, data):
     details = [str(v) for v in violations]
-    raise PropertyFailure(format_generated(f"{conformance.name}: {headline}", details, group, data))
+    raise PropertyFailure(format_generated(f"{conformance.name} {headline}", details, group, data))
 
 
 @pytest.mark.parametrize("prop", GROUP_PROPERTIES)
@@ -42,7 +42,7 @@ def test_invariant_of_a_group(prop, rmq_conformance, rmq_groups, request):
         shares, problems = assign(rmq_conformance.build_for, scenario, timeout)
         violations = problems + check_group(names, scenario, shares)
         if violations:
-            _fail(rmq_conformance, f"{prop} ({PROPERTIES[prop]}) broken: {violations[0]}", violations, scenario, scenario.dumps())
+            _fail(rmq_conformance, f"breaks {prop} ({PROPERTIES[prop]})", violations, scenario, scenario.dumps())
 
     run_generated(request, rmq_conformance, rmq_groups.scenarios(), check)
 
@@ -64,7 +64,8 @@ def _walk(conformance, plan, names, change_names):
             violations += check_change(change_names, before, shares, event)
         if violations:
             where = "the starting group" if event is None else f"step {step} ({event})"
-            _fail(conformance, f"after {where}: {violations[0]}", violations, group, plan.dumps())
+            broken = ", ".join(dict.fromkeys(v.kind for v in violations))
+            _fail(conformance, f"breaks its invariants after {where} ({broken})", violations, group, plan.dumps())
         before = shares
 
 

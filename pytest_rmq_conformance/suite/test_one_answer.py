@@ -4,7 +4,7 @@ import pytest
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance.consistency import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
-from pytest_rmq_conformance.generated import PropertyFailure, profile_examples, run_generated
+from pytest_rmq_conformance.generated import PROFILES, PropertyFailure, run_generated
 from pytest_rmq_conformance.reporting import format_generated
 
 WHAT = {
@@ -36,8 +36,8 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
                 check, rmq_conformance.build_for, scenario, settings.timeout, settings.strict_order, rmq_conformance.fresh_instances
             )
             if violations:
-                headline = f"{name}: answers differ ({WHAT[check]}): {violations[0]}"
-                raise PropertyFailure(format_generated(headline, [str(v) for v in violations], scenario, scenario.dumps()))
+                headline = f"{name} breaks one-answer/{check} ({WHAT[check]})"
+                raise PropertyFailure(format_generated(headline, [v.detail for v in violations], scenario, scenario.dumps()))
 
         run_generated(request, rmq_conformance, rmq_groups.scenarios(adversarial=True), body)
         return
@@ -51,19 +51,19 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
     if rmq_conformance.custom_build():
         pytest.skip("a pytest_rmq_build_strategy hook builds the strategy, which another process cannot do")
     run = WorkerRun(spec, settings.version, settings.charset, settings.timeout, settings.strict_order)
-    batch = profile_examples(settings, batch=True)
+    profile = PROFILES[settings.profile]
     problems = []
 
     def body(groups):
         violations, trouble = across_processes(check, run, groups)
         problems.extend(trouble)
         if violations:
-            index, first = violations[0]
-            scenario = groups[index]
-            headline = f"{name}: answers differ ({WHAT[check]}): {first}"
-            raise PropertyFailure(format_generated(headline, [str(v) for _, v in violations], scenario, scenario.dumps()))
+            scenario = groups[violations[0][0]]
+            headline = f"{name} breaks one-answer/{check} ({WHAT[check]})"
+            raise PropertyFailure(format_generated(headline, [v.detail for _, v in violations], scenario, scenario.dumps()))
 
-    examples = st.lists(rmq_groups.scenarios(adversarial=True), min_size=batch, max_size=batch)
-    run_generated(request, rmq_conformance, examples, body, max_examples=1, shrink=False)
+    size = profile["batch"]
+    examples = st.lists(rmq_groups.scenarios(adversarial=True), min_size=size, max_size=size)
+    run_generated(request, rmq_conformance, examples, body, max_examples=profile["batches"], shrink=False)
     if problems:
         pytest.fail("the worker processes could not answer: " + "; ".join(dict.fromkeys(problems)), pytrace=False)

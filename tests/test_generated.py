@@ -1,0 +1,132 @@
+"""The generated checks as users run them: each check rejects a strategy built to break it."""
+
+import re
+
+import pytest
+
+from breakers import BREAKERS, GOLDEN_BLIND
+
+Q = ["-p", "no:cacheprovider", "-rf"]
+KIND = {
+    "test_invariant_of_a_group": "invariants",
+    "test_invariant_across_a_change": "invariants",
+    "test_one_answer": "one-answer",
+    "test_matches_reference": "reference",
+}
+
+
+def literal(text):
+    """``text`` as an fnmatch pattern matching itself (brackets escaped)."""
+    return re.sub(r"([\[\]])", r"[\1]", text)
+
+
+def run(pytester, *args):
+    return pytester.runpytest(*Q, *args)
+
+
+@pytest.mark.parametrize("name", sorted(BREAKERS))
+def test_each_check_rejects_the_strategy_built_to_break_it(suite, name):
+    test, extra = BREAKERS[name]
+    kind = KIND[test.split("[")[0]]
+    # a fixed seed keeps this test deterministic; benchmarks/detection.py measures how often
+    # the default profile catches each breaker over many seeds
+    result = run(suite, f"--rmq-strategy=breakers:{name}", f"--rmq-checks={kind}", "--rmq-seed=1", *extra)
+    assert result.ret == 1, result.stdout.str()
+    result.stdout.fnmatch_lines([f"FAILED *::{literal(test)} - *"])
+    result.stdout.fnmatch_lines([f"*replay: pytest *{literal(test)}* --rmq-strategy=breakers:{name} *--rmq-seed=1*"])
+
+
+@pytest.mark.parametrize("name", GOLDEN_BLIND)
+def test_the_golden_vectors_alone_miss_them(suite, name):
+    result = run(suite, f"--rmq-strategy=breakers:{name}", "--rmq-checks=golden")
+    assert result.ret == 0, result.stdout.str()
+
+
+def test_a_failure_prints_the_shrunk_group_and_replays_with_its_seed(suite):
+    args = ["--rmq-strategy=breakers:Overlaps", "--rmq-checks=invariants", "--rmq-seed=7"]
+    first = run(suite, *args).stdout.str()
+    group = re.search(r"group as data: (.*)", first).group(1)
+    # shrunk to the smallest group that breaks it: two clients and one queue
+    assert group == (
+        '{"strategy": null, "params": {}, "consumerGroup": "group", "mqAll": [["TopicTest", "broker-a", 0]], '
+        '"cidAll": ["0.0.0.0@1", "0.0.0.1@1"]}'
+    )
+    assert re.search(r"group as data: (.*)", run(suite, *args).stdout.str()).group(1) == group
+
+
+def test_a_hang_is_cut_off_without_stalling_the_run(suite):
+    result = run(suite, "--rmq-strategy=breakers:SpinsOnUnicodeGroups", "--rmq-timeout=0.3", "--rmq-checks=invariants,one-answer,reference")
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert text.count("did not return within 0.3 s") == 3  # --rmq-max-hangs, then no more calls
+    assert "not called again" in text and "group as data" in text
+
+
+def test_the_invariants_a_strategy_claims_decide_its_checks(pytester):
+    pytester.makepyfile(
+        mine="""
+        class Everything:
+            name = "EVERYTHING"
+            rmq_properties = {"one-answer"}
+            def allocate(self, group, cid, mq_all, cid_all):
+                return list(mq_all)
+        """
+    )
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=mine:Everything", "--rmq-checks=invariants")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*invariants: one-answer (declared in Everything.rmq_properties)"])
+    pytester.makeconftest(
+        """
+        def pytest_rmq_properties(strategy, name, config):
+            if name == "EVERYTHING":
+                return {"coverage", "no-double-assignment"}
+        """
+    )
+    result = run(pytester, "--rmq-strategy=mine:Everything", "--rmq-checks=invariants")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        ["*invariants: coverage, no-double-assignment (declared by the pytest_rmq_properties hook)", "FAILED *[no-double-assignment]*"]
+    )
+
+
+def test_an_unknown_property_fails_loading_naming_it(pytester):
+    pytester.makepyfile(
+        mine="""
+        class Claims:
+            name = "CLAIMS"
+            rmq_properties = {"coverage", "fairness"}
+            def allocate(self, group, cid, mq_all, cid_all):
+                return []
+        """
+    )
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=mine:Claims")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([literal("*Claims.rmq_properties names unknown propert(ies) ['fairness']*")])
+
+
+def test_a_worker_process_that_dies_is_reported(pytester):
+    pytester.makepyfile(
+        mine="""
+        import os
+        from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+
+        class DiesUnderSeed2(AllocateMessageQueueAveragely):
+            def allocate(self, group, cid, mq_all, cid_all):
+                if os.environ.get("PYTHONHASHSEED") == "2":
+                    os._exit(3)
+                return super().allocate(group, cid, mq_all, cid_all)
+        """
+    )
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=mine:DiesUnderSeed2", "--rmq-checks=one-answer")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*worker PYTHONHASHSEED=2, clock +0 s died with exit code 3*", "FAILED *test_one_answer[[]process[]]*"])
+    assert result.parseoutcomes()["passed"] == 7  # the loading test, the other one-answer checks
+
+
+def test_checks_option_rejects_unknown_parts(pytester):
+    result = run(pytester, "--rmq-strategy=AVG", "--rmq-checks=golden,fuzz")
+    assert result.ret != 0
+    assert "--rmq-checks=golden,fuzz: unknown part(s) ['fuzz']" in result.stdout.str() + result.stderr.str()
