@@ -272,7 +272,8 @@ BREAKERS = {
     "TextForLongIds": ("test_matches_reference", []),
     "SpinsOnUnicodeGroups": ("test_matches_reference", ["--rmq-timeout=0.5"]),
     "RingAfterKey": ("test_matches_reference", []),
-    "RoomSplitDropsOneEmpty": ("test_matches_reference", []),
+    # caught by about 19 of 20 seeds at the quick profile's 40 examples; more examples make the test certain
+    "RoomSplitDropsOneEmpty": ("test_matches_reference", ["--rmq-examples=300"]),
 }
 
 #: breakers named like a Java strategy: the golden vectors alone do not catch them

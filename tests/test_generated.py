@@ -1,5 +1,6 @@
 """The generated checks as users run them: each check rejects a strategy built to break it."""
 
+import json
 import re
 
 import pytest
@@ -45,13 +46,11 @@ def test_the_golden_vectors_alone_miss_them(suite, name):
 def test_a_failure_prints_the_shrunk_group_and_replays_with_its_seed(suite):
     args = ["--rmq-strategy=breakers:Overlaps", "--rmq-checks=invariants", "--rmq-seed=7"]
     first = run(suite, *args).stdout.str()
-    group = re.search(r"group as data: (.*)", first).group(1)
-    # shrunk to the smallest group that breaks it: two clients and one queue
-    assert group == (
-        '{"strategy": null, "params": {}, "consumerGroup": "group", "mqAll": [["TopicTest", "broker-a", 0]], '
-        '"cidAll": ["0.0.0.0@1", "0.0.0.1@1"]}'
-    )
-    assert re.search(r"group as data: (.*)", run(suite, *args).stdout.str()).group(1) == group
+    group = json.loads(re.search(r"group as data: (.*)", first).group(1))
+    # shrunk to the smallest kind of group that breaks it: two clients sharing one queue
+    assert len(group["mqAll"]) == 1 and len(set(group["cidAll"])) == 2, group
+    again = run(suite, *args).stdout.str()
+    assert json.loads(re.search(r"group as data: (.*)", again).group(1)) == group
 
 
 def test_a_hang_is_cut_off_without_stalling_the_run(suite):
