@@ -35,8 +35,10 @@ def ask(
     *,
     mq_all: Optional[Sequence[MessageQueue]] = None,
     cid_all: Optional[Sequence[str]] = None,
+    copy_lists: bool = True,
 ) -> Answer:
-    """``strategy``'s answer to ``caller`` in ``scenario`` (other list objects may be passed in)."""
+    """``strategy``'s answer to ``caller`` in ``scenario`` (other list objects may be passed in;
+    with ``copy_lists=False`` the strategy gets those very objects)."""
     answer = call_strategy(
         strategy,
         scenario.consumer_group,
@@ -44,6 +46,7 @@ def ask(
         scenario.mq_all if mq_all is None else mq_all,
         scenario.cid_all if cid_all is None else cid_all,
         timeout=timeout,
+        copy_lists=copy_lists,
     )
     if isinstance(answer.exception, CallTimeout):
         raise Hang(scenario, caller, timeout)

@@ -175,7 +175,8 @@ class Conformance:
         source = self._source
         assert source is not None
         if source.kind == "reference":
-            return reference_strategy(source.target, dict(PROBE_PARAMS).get(source.target), self.settings.version).name
+            self._probe_strategy = reference_strategy(source.target, dict(PROBE_PARAMS).get(source.target), self.settings.version)
+            return self._probe_strategy.name
         if source.kind == "instance":
             strategy = source.target
         else:
@@ -206,8 +207,6 @@ class Conformance:
 
     def _declared_properties(self) -> Tuple[frozenset, str]:
         strategy, name = self._probe_strategy, self._name
-        if self._source is not None and self._source.kind == "reference":
-            strategy = reference_strategy(self._source.target, dict(PROBE_PARAMS).get(self._source.target), self.settings.version)
         claimed = self.declare(strategy, name)
         if claimed is not None:
             return parse_properties(claimed, "pytest_rmq_properties"), "declared by the pytest_rmq_properties hook"
@@ -389,8 +388,7 @@ class Conformance:
         assert source is not None
         settings = self.settings
         if source.kind == "reference":
-            params = {**scenario.params, "charset": settings.charset}
-            return reference_strategy(scenario.strategy or source.target, params, settings.version)
+            return self.reference_for(scenario)
         if source.kind == "instance":
             return source.target
         if scenario.strategy is None:
@@ -400,10 +398,12 @@ class Conformance:
         return self._build(keywords, scenario)
 
     def reference_for(self, scenario: Scenario) -> Any:
-        """The reference port of ``scenario``'s Java family at the selected release and charset."""
-        assert scenario.strategy is not None
+        """The reference port of ``scenario``'s Java family (else the strategy's own) at the
+        selected release and charset."""
+        family = scenario.strategy or self.family
+        assert family is not None
         params = {**scenario.params, "charset": self.settings.charset}
-        return reference_strategy(scenario.strategy, params, self.settings.version)
+        return reference_strategy(family, params, self.settings.version)
 
     @property
     def fresh_instances(self) -> bool:
@@ -415,11 +415,12 @@ class Conformance:
         source = self.source
         if source is None:
             return None
-        if source.kind == "reference" or source.where in (source.spec,) or source.where.startswith("entry point"):
+        if source.kind == "reference" or source.where == source.spec or source.where.startswith("entry point"):
             return source.spec
-        target = source.target if source.kind != "instance" else type(source.target)
-        module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
-        if source.kind == "instance" or not module or not qualname or "<" in qualname:
+        if source.kind == "instance":  # an object a hook made: nothing to import it by
+            return None
+        module, qualname = getattr(source.target, "__module__", None), getattr(source.target, "__qualname__", None)
+        if not module or not qualname or "<" in qualname:
             return None
         spec = f"{module}:{qualname}"
         try:

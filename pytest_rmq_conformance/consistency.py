@@ -28,12 +28,10 @@ import tempfile
 from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.calls import Hang, answer_key, ask
+from pytest_rmq_conformance.calls import answer_key, ask
 from pytest_rmq_conformance.invariants import Violation
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.replay import call_strategy
 from pytest_rmq_conformance.scenarios import Scenario
-from pytest_rmq_conformance.timeouts import CallTimeout
 
 __all__ = ["IN_PROCESS_CHECKS", "SUBPROCESS_CHECKS", "CHECKS", "neighbour", "in_process", "WorkerRun", "across_processes"]
 
@@ -125,9 +123,7 @@ def in_process(
         shared_mq, shared_cid = list(scenario.mq_all), list(scenario.cid_all)
         shared = {}
         for cid in callers:
-            answer = call_strategy(strategy, scenario.consumer_group, cid, shared_mq, shared_cid, timeout=timeout, copy_lists=False)
-            if isinstance(answer.exception, CallTimeout):
-                raise Hang(scenario, cid, timeout)
+            answer = ask(strategy, scenario, cid, timeout, mq_all=shared_mq, cid_all=shared_cid, copy_lists=False)
             shared[cid] = answer_key(answer, strict_order)
             if answer.fault is not None:  # the shared lists are spoiled; the arguments check says so
                 return []
@@ -139,9 +135,7 @@ def in_process(
         found = []
         for cid in callers:
             mq_all, cid_all = list(scenario.mq_all), list(scenario.cid_all)
-            answer = call_strategy(strategy, scenario.consumer_group, cid, mq_all, cid_all, timeout=timeout, copy_lists=False)
-            if isinstance(answer.exception, CallTimeout):
-                raise Hang(scenario, cid, timeout)
+            answer = ask(strategy, scenario, cid, timeout, mq_all=mq_all, cid_all=cid_all, copy_lists=False)
             if answer.fault is not None:
                 found.append(Violation("one-answer/arguments", f"for {cid!r}: {answer.fault}", clients=(cid,)))
         return found

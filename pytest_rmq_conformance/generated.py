@@ -43,7 +43,7 @@ def profile_examples(settings) -> int:
     return settings.examples if settings.examples is not None else profile["examples"]
 
 
-def _settings(conformance, max_examples: int, shrink: bool):
+def _settings(max_examples: int, shrink: bool):
     phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
     return hypothesis_settings(
         max_examples=max_examples,
@@ -87,7 +87,7 @@ def run_generated(
             pytrace=False,
         )
     count = max_examples if max_examples is not None else profile_examples(settings)
-    test = seed(settings.seed)(_settings(conformance, count, shrink)(given(examples)(body)))
+    test = seed(settings.seed)(_settings(count, shrink)(given(examples)(body)))
     try:
         with warnings.catch_warnings():
             # our reports print the group as data; hypothesis's repr of a large one is noise

@@ -138,12 +138,8 @@ def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> List[str]:
     return members
 
 
-def _room_of(name: str, separator: str) -> str:
-    return name.split(separator)[0]
-
-
 @st.composite
-def _family_params(draw, family: Optional[str], queues: List[MessageQueue], members: List[str], adversarial: bool):
+def _family_params(draw, family: Optional[str], queues: List[MessageQueue], adversarial: bool):
     if family == "CONSISTENT_HASH":
         low = 0 if adversarial else 1
         return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(low, 20)))}
@@ -248,7 +244,7 @@ def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> 
         brokers = broker_names("@") if family == "MACHINE_ROOM" or adversarial else st.sampled_from(["broker-a", "broker-b", "broker-c", "IDC1@broker-a"])
         queues = draw(_queues(consumer_group, brokers, adversarial))
         members = _members(draw, client_ids(), adversarial)
-        params = draw(_family_params(family, queues, members, adversarial))
+        params = draw(_family_params(family, queues, adversarial))
         scenario = Scenario(
             family, params, consumer_group, tuple(_order(draw, queues, False)), tuple(_order(draw, members, True))
         )

@@ -41,9 +41,10 @@ def pytest_rmq_build_strategy(factory, keywords, case, config):
     some of ``virtual_node_cnt``, ``consumeridcs`` (a set or ``None``),
     ``message_queue_list`` (a list of ``MessageQueue`` or ``None``),
     ``allocate_message_queue_strategy`` and ``machine_room_resolver``.
-    ``case`` is the :class:`~pytest_rmq_conformance.golden.GoldenCase` (its
-    ``params`` are in the golden files' vocabulary), or ``None`` while the
-    plugin probes the strategy's ``name``. Return the strategy object, or
+    ``case`` is the :class:`~pytest_rmq_conformance.golden.GoldenCase` or, for
+    the generated checks, the :class:`~pytest_rmq_conformance.scenarios.Scenario`
+    (both have ``strategy`` and ``params`` in the golden files' vocabulary),
+    or ``None`` while the plugin probes the strategy's ``name``. Return the strategy object, or
     ``None`` to let the next implementation (finally the plugin itself,
     which calls ``factory(**keywords)``) build it.
 

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 from pytest_rmq_conformance.conformance import DEFAULT_STRATEGY, Conformance, Settings
-from pytest_rmq_conformance.generated import PROFILES, Groups
+from pytest_rmq_conformance.generated import PROFILES, Groups, profile_examples
 from pytest_rmq_conformance.javalang import normalize_charset
 from pytest_rmq_conformance.selection import CaseList, read_case_list
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
@@ -287,9 +287,8 @@ def pytest_report_header(config):
     if state is None or not state.active:
         return None
     settings = state.conformance.settings
-    examples = settings.examples if settings.examples is not None else PROFILES[settings.profile]["examples"]
     generated = (
-        f"generated checks: profile {settings.profile}, {examples} examples each, "
+        f"generated checks: profile {settings.profile}, {profile_examples(settings)} examples each, "
         f"seed {settings.seed} (replay with --rmq-seed={settings.seed})"
     )
     return [f"rmq-conformance: {line}" for line in [*state.conformance.describe(), generated]]

@@ -24,10 +24,10 @@ from pytest_rmq_conformance.invariants import (
     stability_on_join,
     stability_on_leave,
 )
-from pytest_rmq_conformance.javalang import java_split
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.scenarios import Event, Scenario
 from pytest_rmq_conformance.strategies import parse_release
+from pytest_rmq_conformance.strategies.machine_room import broker_room
 
 __all__ = [
     "PROPERTIES",
@@ -101,12 +101,7 @@ def parse_properties(claimed: Any, where: str) -> FrozenSet[str]:
 def eligible_queues(scenario: Scenario) -> Tuple[MessageQueue, ...]:
     """MACHINE_ROOM's eligible queues: broker ``<room>@<name>`` (Java split) with ``room`` in consumeridcs."""
     rooms = set(scenario.params.get("consumeridcs") or ())
-    eligible = []
-    for mq in scenario.mq_all:
-        parts = java_split(mq.broker_name, "@")
-        if len(parts) == 2 and parts[0] in rooms:
-            eligible.append(mq)
-    return tuple(eligible)
+    return tuple(mq for mq in scenario.mq_all if broker_room(mq.broker_name) in rooms)
 
 
 def check_group(names: Iterable[str], scenario: Scenario, assignment: Assignment) -> List[Violation]:
@@ -142,10 +137,6 @@ def check_change(names: Iterable[str], before: Assignment, after: Assignment, ev
     if event.kind in ("leave", "crash") and "stable-on-leave" in names:
         return stability_on_leave(before, after, event.client)
     return []
-
-
-def described(names: Iterable[str]) -> str:
-    return ", ".join(sorted(names)) or "none"
 
 
 def claimed_by(strategy: Any) -> Optional[Any]:

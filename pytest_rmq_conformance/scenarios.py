@@ -13,8 +13,8 @@ step.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pytest_rmq_conformance.model import MessageQueue
 
@@ -47,9 +47,6 @@ class Scenario:
     def callers(self) -> Tuple[str, ...]:
         """Everyone whose answer is compared: the members, then the strangers."""
         return tuple(dict.fromkeys(self.cid_all + self.strangers))
-
-    def with_clients(self, cid_all: Sequence[str]) -> "Scenario":
-        return replace(self, cid_all=tuple(cid_all), strangers=())
 
     def to_json(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {

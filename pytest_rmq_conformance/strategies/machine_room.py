@@ -11,7 +11,7 @@ from pytest_rmq_conformance.strategies.base import (
     check_arguments,
 )
 
-__all__ = ["AllocateMessageQueueByMachineRoom"]
+__all__ = ["AllocateMessageQueueByMachineRoom", "broker_room"]
 
 
 class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
@@ -60,9 +60,15 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
         return result
 
     def _eligible(self, mq) -> bool:
-        parts = java_split(mq.broker_name, "@")
-        if len(parts) != 2:
+        room = broker_room(mq.broker_name)
+        if room is None:
             return False
         if self.consumeridcs is None:
             raise TypeError("consumeridcs is null")
-        return parts[0] in self.consumeridcs
+        return room in self.consumeridcs
+
+
+def broker_room(broker_name: str) -> Optional[str]:
+    """The room of a ``<room>@<name>`` broker (Java split: exactly two parts), else ``None``."""
+    parts = java_split(broker_name, "@")
+    return parts[0] if len(parts) == 2 else None
