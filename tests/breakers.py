@@ -265,7 +265,9 @@ BREAKERS = {
     "CountsCalls": ("test_one_answer[repetition]", []),
     "FirstGroupWins": ("test_one_answer[fresh-instance]", []),
     "CachesByListIdentity": ("test_one_answer[copies]", []),
-    "TidiesClients": ("test_one_answer[arguments]", []),
+    # needs a long id in a group not already in Python order: caught by 7 of 10 seeds at the quick
+    # profile's 40 examples (hypothesis 6.170), 10 of 10 at 300
+    "TidiesClients": ("test_one_answer[arguments]", ["--rmq-examples=300"]),
     "SetOrder": ("test_one_answer[process]", []),
     "Hourly": ("test_one_answer[time]", []),
     "AsciiGroupKey": ("test_matches_reference", []),
