@@ -23,6 +23,13 @@ import pytest
 from pytest_rmq_conformance.conformance import DEFAULT_STRATEGY, Conformance, Settings
 from pytest_rmq_conformance.generated import PROFILES, Groups, profile_examples
 from pytest_rmq_conformance.javalang import normalize_charset
+from pytest_rmq_conformance.processqueue.fixtures import (  # noqa: F401 (fixtures the plugin registers)
+    rmq_client_version,
+    rmq_clock,
+    rmq_group_simulation,
+    rmq_process_queue,
+    rmq_rebalance,
+)
 from pytest_rmq_conformance.selection import CaseList, read_case_list
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 
@@ -116,7 +123,7 @@ def pytest_addoption(parser):
     group.addoption(
         "--rmq-checks",
         metavar="LIST",
-        help="comma-separated parts of the suite to run: golden, invariants, one-answer, reference "
+        help="comma-separated parts of the suite to run: golden, invariants, one-answer, reference, rebalance "
         "(default: all of them)",
     )
     group.addoption(
@@ -214,6 +221,8 @@ CHECK_KINDS = {
     "test_membership_changes": "invariants",
     "test_one_answer": "one-answer",
     "test_matches_reference": "reference",
+    "test_rebalance_converges": "rebalance",
+    "test_rebalance_churn": "rebalance",
 }
 
 
@@ -267,6 +276,7 @@ def pytest_configure(config):
     )
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
+        config.pluginmanager.register(ChurnReport(), "rmq-conformance-churn")
 
 
 def _checks(config) -> Optional[List[str]]:
@@ -277,7 +287,7 @@ def _checks(config) -> Optional[List[str]]:
     unknown = sorted(set(chosen) - set(CHECK_KINDS.values()))
     if unknown or not chosen:
         raise pytest.UsageError(
-            f"--rmq-checks={value}: unknown part(s) {unknown}; choose from golden, invariants, one-answer, reference"
+            f"--rmq-checks={value}: unknown part(s) {unknown}; choose from golden, invariants, one-answer, reference, rebalance"
         )
     return chosen
 
@@ -418,3 +428,29 @@ class FailureGroups:
             terminalreporter.write_line(f"{len(members):5d} x {reason}")
             terminalreporter.write_line(f"        e.g. {examples}")
         terminalreporter.write_line(f"{total} failing case(s) in {len(self.groups)} group(s)")
+
+
+class ChurnReport:
+    """On the process that reports: the churn ``test_rebalance_churn`` measured, as a table."""
+
+    def __init__(self):
+        self.rows: List[Dict[str, Any]] = []
+
+    def pytest_runtest_logreport(self, report):
+        row = dict(report.user_properties).get("rmq_churn")
+        if row is not None and report.when == "call":
+            self.rows.append(row)
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if not self.rows:
+            return
+        terminalreporter.section("rmq-conformance: rebalance churn (ProcessQueues rebuilt by one change)")
+        terminalreporter.write_line(f"{'change':<24} {'strategy':<28} {'moved':>5} {'lower bound':>11} {'own':>4}")
+        for row in sorted(self.rows, key=lambda r: (r["case"], r["strategy"])):
+            terminalreporter.write_line(
+                f"{row['case']:<24} {row['strategy']:<28} {row['moved']:>5} {row['lower_bound']:>11} {row['own']:>4}"
+            )
+        terminalreporter.write_line(
+            "own: the queues the leaver held (or the joiner got); lower bound: the fewest moves that reach "
+            "a balanced group (an unbalanced strategy may move fewer)"
+        )

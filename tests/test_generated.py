@@ -13,6 +13,8 @@ KIND = {
     "test_invariant_across_a_change": "invariants",
     "test_one_answer": "one-answer",
     "test_matches_reference": "reference",
+    "test_rebalance_converges": "rebalance",
+    "test_rebalance_churn": "rebalance",
 }
 
 

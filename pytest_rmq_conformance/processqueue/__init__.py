@@ -1,0 +1,89 @@
+"""Models of the Java client's rebalance machinery, for tests of what a group does while it
+rebalances: :class:`ProcessQueue`, :class:`RebalancePushImpl` and friends, the broker's lock
+table, and :class:`GroupSimulation` (clients, membership events, time).
+
+Behaviour follows RocketMQ 4.9.8 or 5.3.3 (``version=``); names are the Java
+names in snake_case. Every model takes a clock with ``now()`` in milliseconds,
+so tests move time by hand.
+"""
+
+from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable, RebalanceLockManager
+from pytest_rmq_conformance.processqueue.clock import ManualClock, SystemClock, Timers
+from pytest_rmq_conformance.processqueue.config import CLIENT_VERSIONS, ClientConfig
+from pytest_rmq_conformance.processqueue.offset_store import (
+    CONSUME_FROM_FIRST_OFFSET,
+    CONSUME_FROM_LAST_OFFSET,
+    CONSUME_FROM_TIMESTAMP,
+    MEMORY_FIRST_THEN_STORE,
+    READ_FROM_MEMORY,
+    READ_FROM_STORE,
+    OffsetStore,
+)
+from pytest_rmq_conformance.processqueue.process_queue import (
+    PROPERTY_CONSUME_START_TIME,
+    PROPERTY_MAX_OFFSET,
+    Message,
+    ProcessQueue,
+    fill,
+)
+from pytest_rmq_conformance.processqueue.simulation import (
+    Consumption,
+    Gap,
+    GroupSimulation,
+    MessageFlow,
+    Overlap,
+    Ownership,
+)
+from pytest_rmq_conformance.processqueue.rebalance import (
+    BROADCASTING,
+    CLUSTERING,
+    CONSUME_ACTIVELY,
+    CONSUME_PASSIVELY,
+    REBALANCE_KINDS,
+    MQClientException,
+    PullRequest,
+    RebalanceImpl,
+    RebalanceLitePullImpl,
+    RebalancePullImpl,
+    RebalancePushImpl,
+)
+
+__all__ = [
+    "Broker",
+    "BrokerUnavailable",
+    "RebalanceLockManager",
+    "ManualClock",
+    "SystemClock",
+    "Timers",
+    "CLIENT_VERSIONS",
+    "ClientConfig",
+    "OffsetStore",
+    "READ_FROM_MEMORY",
+    "READ_FROM_STORE",
+    "MEMORY_FIRST_THEN_STORE",
+    "CONSUME_FROM_FIRST_OFFSET",
+    "CONSUME_FROM_LAST_OFFSET",
+    "CONSUME_FROM_TIMESTAMP",
+    "Message",
+    "ProcessQueue",
+    "fill",
+    "PROPERTY_MAX_OFFSET",
+    "PROPERTY_CONSUME_START_TIME",
+    "BROADCASTING",
+    "CLUSTERING",
+    "CONSUME_ACTIVELY",
+    "CONSUME_PASSIVELY",
+    "REBALANCE_KINDS",
+    "MQClientException",
+    "PullRequest",
+    "RebalanceImpl",
+    "RebalancePushImpl",
+    "RebalancePullImpl",
+    "RebalanceLitePullImpl",
+    "GroupSimulation",
+    "MessageFlow",
+    "Ownership",
+    "Overlap",
+    "Gap",
+    "Consumption",
+]

@@ -1,0 +1,244 @@
+"""Fixtures for tests of what a group does while it rebalances (registered by the plugin).
+
+Every fixture is session-scoped and hands out fresh objects, so it is safe
+inside ``@given``: :func:`rmq_clock` goes back to its start at every new test
+and every new hypothesis example, and the factories build new models on
+each call.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Optional, Sequence, Union
+
+import pytest
+
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.processqueue.broker import Broker
+from pytest_rmq_conformance.processqueue.clock import ManualClock, Timers
+from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
+from pytest_rmq_conformance.processqueue.process_queue import ProcessQueue
+from pytest_rmq_conformance.processqueue.rebalance import REBALANCE_KINDS, RebalanceImpl
+from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
+from pytest_rmq_conformance.scenarios import Scenario
+from pytest_rmq_conformance.strategies.machine_room import broker_room
+from pytest_rmq_conformance.timeouts import call_with_timeout
+
+__all__ = [
+    "ExampleClock",
+    "TimedStrategy",
+    "default_params",
+    "rmq_client_version",
+    "rmq_clock",
+    "rmq_process_queue",
+    "rmq_rebalance",
+    "rmq_group_simulation",
+]
+
+
+def _current_example() -> Any:
+    """Something that changes whenever a new test or a new hypothesis example starts."""
+    try:
+        from hypothesis.control import current_build_context
+
+        context = current_build_context()
+    except Exception:
+        context = None
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    return test, context
+
+
+class ExampleClock(ManualClock):
+    """A :class:`ManualClock` that starts over for every test and every hypothesis example."""
+
+    def __init__(self, start: int = 0):
+        super().__init__(start)
+        self._example = _current_example()
+
+    def _fresh(self) -> None:
+        example = _current_example()
+        if example[0] != self._example[0] or example[1] is not self._example[1]:
+            self._example = example  # keeps the context alive, so `is` cannot be fooled
+            self._now = self.start
+
+    def now(self) -> int:
+        self._fresh()
+        return super().now()
+
+    def advance(self, millis: int) -> int:
+        self._fresh()
+        return super().advance(millis)
+
+
+class TimedStrategy:
+    """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
+    :class:`~pytest_rmq_conformance.timeouts.CallTimeout`, which no rebalance swallows)."""
+
+    def __init__(self, strategy: Any, timeout: Optional[float]):
+        self.strategy = strategy
+        self.timeout = timeout
+        self.name = getattr(strategy, "name", type(strategy).__name__)
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        return call_with_timeout(
+            lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
+        )
+
+
+def default_params(family: Optional[str], mq_all: Sequence[MessageQueue]) -> Dict[str, Any]:
+    """A configuration of ``family`` (golden vocabulary) that suits ``mq_all``."""
+    if family == "CONSISTENT_HASH":
+        return {"virtualNodeCnt": 10}
+    if family == "MACHINE_ROOM":
+        return {"consumeridcs": sorted({room for mq in mq_all if (room := broker_room(mq.broker_name))})}
+    if family == "MACHINE_ROOM_NEARBY":
+        return {"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "@"}}
+    if family == "CONFIG":
+        return {"messageQueueList": [mq.to_json() for mq in mq_all]}
+    return {}
+
+
+@pytest.fixture(scope="session")
+def rmq_client_version(rmq_conformance) -> str:
+    """The Java client release the models follow: ``--rmq-reference-version`` (default 5.3.3;
+    4.7.1 behaves as 4.9.8 here)."""
+    return client_version(rmq_conformance.settings.version)
+
+
+@pytest.fixture(scope="session")
+def rmq_clock() -> ExampleClock:
+    """A manual clock in milliseconds, back at 0 for every test and every hypothesis example.
+
+    Example::
+
+        def test_pull_expiry(rmq_clock, rmq_process_queue):
+            pq = rmq_process_queue()
+            rmq_clock.advance(120000)
+            assert not pq.is_pull_expired()
+            rmq_clock.advance(1)
+            assert pq.is_pull_expired()
+    """
+    return ExampleClock()
+
+
+@pytest.fixture(scope="session")
+def rmq_process_queue(rmq_clock, rmq_client_version):
+    """A factory of :class:`~pytest_rmq_conformance.processqueue.ProcessQueue`, on ``rmq_clock``
+    and the selected client release unless told otherwise (``clock=``, ``version=``, ``config=``).
+
+    Example::
+
+        from pytest_rmq_conformance.processqueue import Message
+
+        def test_commit_offset_is_the_lowest_in_flight(rmq_process_queue):
+            pq = rmq_process_queue(version="4.9.8")
+            msgs = [Message(offset, b"x") for offset in range(3)]
+            pq.put_message(msgs)
+            assert pq.remove_message([msgs[1]]) == 0
+    """
+
+    def make(clock=None, version: Optional[str] = None, config: ClientConfig = ClientConfig()) -> ProcessQueue:
+        return ProcessQueue(clock or rmq_clock, config, version or rmq_client_version)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def rmq_rebalance(rmq_clock, rmq_client_version):
+    """A factory of one client's rebalance model (``RebalancePushImpl`` and friends): ``kind``
+    ``"push"`` (default), ``"pull"`` or ``"lite-pull"``, a ``strategy`` (default the reference
+    AVG), and the constructor's keywords (``consume_orderly``, ``message_model``, ``version``,
+    ``config``, ...). It gets a new :class:`Broker` on ``rmq_clock`` unless given ``broker=``
+    (share one between clients), and its own ``timers`` (run them with
+    ``impl.timers.advance(ms)``, which also moves the clock).
+
+    Example::
+
+        from pytest_rmq_conformance import MessageQueue
+
+        def test_orderly_add_needs_the_lock(rmq_rebalance):
+            queues = [MessageQueue("T", "broker-a", i) for i in range(2)]
+            first = rmq_rebalance(client_id="c1", consume_orderly=True)
+            first.broker.register("group", "c1")
+            first.broker.lock_batch_mq("group", "someone-else", queues[:1])
+            first.subscribe("T", queues)
+            first.do_rebalance()
+            assert set(first.process_queue_table) == set(queues[1:])
+    """
+
+    def make(
+        kind: str = "push",
+        *,
+        strategy: Any = None,
+        client_id: str = "192.168.0.1@1000",
+        consumer_group: str = "group",
+        broker: Optional[Broker] = None,
+        **keywords: Any,
+    ) -> RebalanceImpl:
+        if kind not in REBALANCE_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(REBALANCE_KINDS)}, not {kind!r}")
+        if strategy is None:
+            from pytest_rmq_conformance.strategies import reference_strategy
+
+            strategy = reference_strategy("AVG")
+        config = keywords.get("config", ClientConfig())
+        broker = broker if broker is not None else Broker(rmq_clock, config)
+        keywords.setdefault("version", rmq_client_version)
+        clock = keywords.pop("clock", None) or broker.clock
+        keywords.setdefault("timers", Timers(clock))
+        return REBALANCE_KINDS[kind](consumer_group, client_id, strategy, broker, clock=clock, **keywords)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def rmq_group_simulation(rmq_conformance, rmq_client_version):
+    """A factory of :class:`~pytest_rmq_conformance.processqueue.GroupSimulation` running the
+    ``--rmq-strategy`` strategy (one instance per client, configured for the group with
+    ``params=`` in the golden files' vocabulary, or a default for its Java family), or any
+    ``strategy=`` (a class, a zero-argument factory, or a shared instance). Other keywords go to
+    :class:`GroupSimulation` (``queues``, ``clients``, ``orderly``, ``notify_delay``, ``flow``…).
+
+    Example::
+
+        def test_a_leave_moves_few_queues(rmq_group_simulation):
+            sim = rmq_group_simulation(queues=24, clients=4)
+            sim.advance(5000)
+            since = sim.now()
+            sim.leave(sim.clients[1])
+            assert sim.settle() is not None      # one owner per queue again
+            print("queues moved:", sim.churn(since=since))
+    """
+
+    def make(
+        strategy: Any = None,
+        *,
+        queues: Union[int, Sequence[MessageQueue]] = 24,
+        clients: Union[int, Sequence[str]] = 4,
+        params: Optional[Dict[str, Any]] = None,
+        consumer_group: str = "group",
+        **keywords: Any,
+    ) -> GroupSimulation:
+        keywords.setdefault("version", rmq_client_version)
+        if strategy is None:
+            conformance = rmq_conformance
+            if conformance.load_error is not None:
+                pytest.fail(f"the strategy under test could not be loaded: {conformance.load_error}", pytrace=False)
+            family = conformance.family
+            if isinstance(queues, int):
+                brokers = ("IDC1@broker-a", "IDC2@broker-b") if family and family.startswith("MACHINE_ROOM") else ("broker-a", "broker-b")
+                queues = default_queues(queues, brokers=brokers)
+            members = default_clients(clients) if isinstance(clients, int) else list(clients)
+            scenario = Scenario(
+                family,
+                params if params is not None else default_params(family, queues),
+                consumer_group,
+                tuple(queues),
+                tuple(members),
+            )
+            timeout = conformance.settings.timeout
+            strategy = lambda: TimedStrategy(conformance.build_for(scenario), timeout)  # noqa: E731
+            clients = members
+        return GroupSimulation(strategy, queues=queues, clients=clients, consumer_group=consumer_group, **keywords)
+
+    return make
