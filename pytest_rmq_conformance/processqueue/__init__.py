@@ -10,6 +10,16 @@ so tests move time by hand.
 from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable, RebalanceLockManager
 from pytest_rmq_conformance.processqueue.clock import ManualClock, SystemClock, Timers
 from pytest_rmq_conformance.processqueue.config import CLIENT_VERSIONS, ClientConfig
+from pytest_rmq_conformance.processqueue.consume import (
+    COMMIT,
+    CONSUME_SUCCESS,
+    RECONSUME_LATER,
+    ROLLBACK,
+    SUCCESS,
+    SUSPEND_CURRENT_QUEUE_A_MOMENT,
+    process_consume_result_concurrently,
+    process_consume_result_orderly,
+)
 from pytest_rmq_conformance.processqueue.offset_store import (
     CONSUME_FROM_FIRST_OFFSET,
     CONSUME_FROM_LAST_OFFSET,
@@ -80,6 +90,14 @@ __all__ = [
     "RebalancePushImpl",
     "RebalancePullImpl",
     "RebalanceLitePullImpl",
+    "CONSUME_SUCCESS",
+    "RECONSUME_LATER",
+    "SUCCESS",
+    "COMMIT",
+    "ROLLBACK",
+    "SUSPEND_CURRENT_QUEUE_A_MOMENT",
+    "process_consume_result_concurrently",
+    "process_consume_result_orderly",
     "GroupSimulation",
     "MessageFlow",
     "Ownership",

@@ -30,6 +30,12 @@ from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.processqueue.broker import Broker
 from pytest_rmq_conformance.processqueue.clock import ManualClock, Timers
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
+from pytest_rmq_conformance.processqueue.consume import (
+    CONSUME_SUCCESS,
+    SUCCESS,
+    process_consume_result_concurrently,
+    process_consume_result_orderly,
+)
 from pytest_rmq_conformance.processqueue.offset_store import CONSUME_FROM_LAST_OFFSET, READ_FROM_STORE
 from pytest_rmq_conformance.processqueue.process_queue import PROPERTY_CONSUME_START_TIME, Message, ProcessQueue
 from pytest_rmq_conformance.processqueue.rebalance import (
@@ -547,9 +553,9 @@ class GroupSimulation:
             self.consumed.append(Consumption(client.client_id, mq, msg.queue_offset, start, self.clock.now()))
             if pq.dropped:
                 return  # a late result on a dropped queue is discarded
-            offset = pq.remove_message([msg])
-            if offset >= 0 and not pq.dropped:
-                client.impl.offset_store.update_offset(mq, offset, True)
+            process_consume_result_concurrently(
+                pq, mq, [msg], CONSUME_SUCCESS, offset_store=client.impl.offset_store, message_model=self.message_model
+            )
 
         self.timers.schedule(flow.listener_time(mq, msg.queue_offset), done, f"consume {mq}")
 
@@ -577,9 +583,7 @@ class GroupSimulation:
                 return
             pq.consume_lock.release()
             self.consumed.append(Consumption(client.client_id, mq, taken[0].queue_offset, start, self.clock.now()))
-            offset = pq.commit()
-            if offset >= 0 and not pq.dropped:
-                client.impl.offset_store.update_offset(mq, offset, False)
+            process_consume_result_orderly(pq, mq, taken, SUCCESS, offset_store=client.impl.offset_store)
             self._orderly_run(client, mq, pq, 0)
 
         self.timers.schedule(took, done, f"consume {mq}")
