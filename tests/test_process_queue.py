@@ -600,3 +600,19 @@ def test_clean_expired_msg_never_runs_for_orderly_consumers(version):
 def test_unknown_client_version_is_refused():
     with pytest.raises(ValueError):
         ProcessQueue(ManualClock(), version="4.8.0")
+
+
+def test_java_accessors_and_a_function_as_the_clock():
+    now = [5000]
+    pq = ProcessQueue(lambda: now[0])
+    assert pq.get_last_pull_timestamp() == pq.get_last_lock_timestamp() == pq.get_last_consume_timestamp() == 5000
+    pq.set_dropped(True)
+    pq.set_locked(True)
+    pq.inc_try_unlock_times()
+    assert (pq.is_dropped(), pq.is_locked(), pq.get_try_unlock_times()) == (True, True, 1)
+    pq.put_message([Message(7, b"abcd")])
+    assert (pq.get_msg_count(), pq.get_msg_size(), pq.is_consuming()) == (1, 4, True)
+    now[0] += 120001
+    assert pq.is_pull_expired()
+    pq.set_last_pull_timestamp(now[0])
+    assert not pq.is_pull_expired()

@@ -88,9 +88,9 @@ def changed_calls(impl):
 
 
 def test_consume_types_push_is_passive_pull_and_lite_pull_are_active():
-    assert RebalancePushImpl.consume_type == CONSUME_PASSIVELY
-    assert RebalancePullImpl.consume_type == CONSUME_ACTIVELY
-    assert RebalanceLitePullImpl.consume_type == CONSUME_ACTIVELY
+    assert RebalancePushImpl.CONSUME_TYPE == CONSUME_PASSIVELY
+    assert RebalancePullImpl.CONSUME_TYPE == CONSUME_ACTIVELY
+    assert RebalanceLitePullImpl.CONSUME_TYPE == CONSUME_ACTIVELY
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -1252,3 +1252,17 @@ def test_consume_timestamp_acc_count_and_unlock_tries_decide_nothing(kind, versi
     assert impl.update_process_queue_table_in_rebalance(T, set(queues(2)), False) is False
     assert impl.process_queue_table == before
     assert not any(pq.dropped for pq in before.values())
+
+
+def test_broker_try_lock_and_all_expired():
+    clock = ManualClock()
+    broker = Broker(clock)
+    mq = MessageQueue("T", "broker-a", 0)
+    locks = broker.locks
+    assert locks.is_lock_all_expired("g")
+    assert locks.try_lock("g", mq, "c1") and not locks.try_lock("g", mq, "c2")
+    assert not locks.is_lock_all_expired("g")
+    clock.advance(60000)
+    assert not locks.is_lock_all_expired("g") and not locks.try_lock("g", mq, "c2")
+    clock.advance(1)
+    assert locks.is_lock_all_expired("g") and locks.try_lock("g", mq, "c2")

@@ -12,7 +12,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.processqueue.clock import ManualClock
+from pytest_rmq_conformance.processqueue.clock import ManualClock, as_clock
 from pytest_rmq_conformance.processqueue.config import ClientConfig
 from pytest_rmq_conformance.processqueue.process_queue import PROPERTY_MAX_OFFSET, Message
 
@@ -67,6 +67,14 @@ class RebalanceLockManager:
                 granted.add(mq)
         return granted
 
+    def try_lock(self, group: str, mq: MessageQueue, client_id: str) -> bool:
+        """One queue: granted if free, expired or already ``client_id``'s."""
+        return mq in self.try_lock_batch(group, [mq], client_id)
+
+    def is_lock_all_expired(self, group: str) -> bool:
+        """Every lock of ``group`` has expired (or there are none)."""
+        return all(self._expired(entry) for (g, _), entry in self.table.items() if g == group)
+
     def unlock_batch(self, group: str, mqs: Iterable[MessageQueue], client_id: str) -> None:
         """Release the queues ``client_id`` holds; an unlock from anyone else is ignored."""
         for mq in mqs:
@@ -87,7 +95,7 @@ class Broker:
     """
 
     def __init__(self, clock=None, config: ClientConfig = ClientConfig()):
-        self.clock = clock if clock is not None else ManualClock()
+        self.clock = as_clock(clock) if clock is not None else ManualClock()
         self.locks = RebalanceLockManager(self.clock, config.broker_lock_max_live_time)
         self.consumers: Dict[str, List[str]] = {}
         self.offsets: Dict[Tuple[str, MessageQueue], int] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import time
 
-__all__ = ["ManualClock", "SystemClock", "Timers"]
+__all__ = ["ManualClock", "SystemClock", "Timers", "as_clock"]
 
 
 class ManualClock:
@@ -99,3 +99,23 @@ class Timers:
             action()
         self.clock.set(end)
         return end
+
+
+class _CallableClock:
+    def __init__(self, read):
+        self.read = read
+
+    def now(self) -> int:
+        return int(self.read())
+
+
+def as_clock(clock):
+    """``clock`` as something with ``now()``: a clock object, a function returning milliseconds,
+    or ``None`` for the wall clock."""
+    if clock is None:
+        return SystemClock()
+    if hasattr(clock, "now"):
+        return clock
+    if callable(clock):
+        return _CallableClock(clock)
+    raise TypeError(f"a clock needs now() or must be a function returning milliseconds, not {clock!r}")

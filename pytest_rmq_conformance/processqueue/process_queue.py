@@ -20,7 +20,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Mapping, Optional
 
-from pytest_rmq_conformance.processqueue.clock import SystemClock
+from pytest_rmq_conformance.processqueue.clock import as_clock
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
 
 __all__ = ["Message", "ProcessQueue", "ConsumeLock", "fill", "PROPERTY_MAX_OFFSET", "PROPERTY_CONSUME_START_TIME"]
@@ -141,7 +141,7 @@ class ProcessQueue:
     """
 
     def __init__(self, clock=None, config: ClientConfig = ClientConfig(), version: str = "5.3.3"):
-        self.clock = clock if clock is not None else SystemClock()
+        self.clock = as_clock(clock)
         self.config = config
         self.version = client_version(version)
         self.msg_tree_map = _OffsetTree()
@@ -316,6 +316,62 @@ class ProcessQueue:
             if len(self.msg_tree_map) and head.queue_offset == self.msg_tree_map.first_key():
                 self.remove_message([head])
         return sent
+
+    # -- Java's accessors, for code written against the Java class ----------------
+
+    def get_msg_count(self) -> int:
+        return self.msg_count
+
+    def get_msg_size(self) -> int:
+        return self.msg_size
+
+    def is_dropped(self) -> bool:
+        return self.dropped
+
+    def set_dropped(self, dropped: bool) -> None:
+        self.dropped = dropped
+
+    def is_locked(self) -> bool:
+        return self.locked
+
+    def set_locked(self, locked: bool) -> None:
+        self.locked = locked
+
+    def is_consuming(self) -> bool:
+        return self.consuming
+
+    def get_last_pull_timestamp(self) -> int:
+        return self.last_pull_timestamp
+
+    def set_last_pull_timestamp(self, millis: int) -> None:
+        self.last_pull_timestamp = millis
+
+    def get_last_consume_timestamp(self) -> int:
+        return self.last_consume_timestamp
+
+    def set_last_consume_timestamp(self, millis: int) -> None:
+        self.last_consume_timestamp = millis
+
+    def get_last_lock_timestamp(self) -> int:
+        return self.last_lock_timestamp
+
+    def set_last_lock_timestamp(self, millis: int) -> None:
+        self.last_lock_timestamp = millis
+
+    def get_try_unlock_times(self) -> int:
+        return self.try_unlock_times
+
+    def inc_try_unlock_times(self) -> None:
+        self.try_unlock_times += 1
+
+    def get_msg_acc_cnt(self) -> int:
+        return self.msg_acc_cnt
+
+    def set_msg_acc_cnt(self, count: int) -> None:
+        self.msg_acc_cnt = count
+
+    def get_consume_lock(self) -> ConsumeLock:
+        return self.consume_lock
 
     # -- inspection -----------------------------------------------------------
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable
-from pytest_rmq_conformance.processqueue.clock import Timers
+from pytest_rmq_conformance.processqueue.clock import Timers, as_clock
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
 from pytest_rmq_conformance.processqueue.offset_store import (
     CONSUME_FROM_FIRST_OFFSET,
@@ -96,7 +96,7 @@ class RebalanceImpl:
     ``rebalance_later``); ``version`` is ``"4.9.8"`` or ``"5.3.3"``.
     """
 
-    consume_type = CONSUME_ACTIVELY
+    CONSUME_TYPE = CONSUME_ACTIVELY
 
     def __init__(
         self,
@@ -121,7 +121,7 @@ class RebalanceImpl:
         self.client_id = client_id
         self.allocate_message_queue_strategy = strategy
         self.broker = broker
-        self.clock = clock if clock is not None else broker.clock
+        self.clock = as_clock(clock) if clock is not None else broker.clock
         self.timers = timers if timers is not None else Timers(self.clock)
         self.version = client_version(version)
         self.config = config
@@ -142,6 +142,27 @@ class RebalanceImpl:
         self.allocate_errors: List[tuple] = []
         self.balanced: Dict[str, bool] = {}
         self.paused = False
+
+    # -- Java's accessors ----------------------------------------------------
+
+    def consume_type(self) -> str:
+        """``CONSUME_PASSIVELY`` (push) or ``CONSUME_ACTIVELY`` (pull, lite pull)."""
+        return self.CONSUME_TYPE
+
+    def get_process_queue_table(self) -> Dict[MessageQueue, ProcessQueue]:
+        return self.process_queue_table
+
+    def get_topic_subscribe_info_table(self) -> Dict[str, Set[MessageQueue]]:
+        return self.topic_subscribe_info_table
+
+    def get_subscription_inner(self) -> Dict[str, int]:
+        return self.subscription_inner
+
+    def get_allocate_message_queue_strategy(self) -> Any:
+        return self.allocate_message_queue_strategy
+
+    def set_allocate_message_queue_strategy(self, strategy: Any) -> None:
+        self.allocate_message_queue_strategy = strategy
 
     # -- subscriptions ------------------------------------------------------
 
@@ -221,7 +242,7 @@ class RebalanceImpl:
             if mq not in mq_set:
                 pq.dropped = True
                 candidates.append((mq, pq))
-            elif pq.is_pull_expired() and self.consume_type == CONSUME_PASSIVELY:
+            elif pq.is_pull_expired() and self.consume_type() == CONSUME_PASSIVELY:
                 pq.dropped = True
                 candidates.append((mq, pq))
         for mq, pq in candidates:
@@ -396,7 +417,7 @@ class RebalancePushImpl(RebalanceImpl):
     """A push consumer (``CONSUME_PASSIVELY``): pull-expired queues are dropped, orderly queues
     need the broker's lock, and removal of an orderly queue may fail (a zombie stays)."""
 
-    consume_type = CONSUME_PASSIVELY
+    CONSUME_TYPE = CONSUME_PASSIVELY
 
     def __init__(self, *args, pull_threshold_for_queue: int = 1000, pull_threshold_for_topic: int = -1,
                  pull_threshold_size_for_queue: int = 100, pull_threshold_size_for_topic: int = -1, **kwargs):
