@@ -36,6 +36,7 @@ from pytest_rmq_conformance.processqueue.process_queue import (
     ProcessQueue,
     fill,
 )
+from pytest_rmq_conformance.processqueue.pull import PullDecision, process_pull_result, pull_message
 from pytest_rmq_conformance.processqueue.simulation import (
     Consumption,
     Gap,
@@ -98,6 +99,9 @@ __all__ = [
     "SUSPEND_CURRENT_QUEUE_A_MOMENT",
     "process_consume_result_concurrently",
     "process_consume_result_orderly",
+    "PullDecision",
+    "pull_message",
+    "process_pull_result",
     "GroupSimulation",
     "MessageFlow",
     "Ownership",

@@ -36,8 +36,9 @@ from pytest_rmq_conformance.processqueue.consume import (
     process_consume_result_concurrently,
     process_consume_result_orderly,
 )
-from pytest_rmq_conformance.processqueue.offset_store import CONSUME_FROM_LAST_OFFSET, READ_FROM_STORE
+from pytest_rmq_conformance.processqueue.offset_store import CONSUME_FROM_LAST_OFFSET
 from pytest_rmq_conformance.processqueue.process_queue import PROPERTY_CONSUME_START_TIME, Message, ProcessQueue
+from pytest_rmq_conformance.processqueue.pull import FOUND, NO_NEW_MSG, process_pull_result, pull_message
 from pytest_rmq_conformance.processqueue.rebalance import (
     CLUSTERING,
     REBALANCE_KINDS,
@@ -505,32 +506,28 @@ class GroupSimulation:
         self.timers.schedule(flow.produce_interval, self._produce, "produce")
 
     def _pull_requests(self, client: _Client, requests: List[PullRequest], delay: int) -> None:
+        if self.flow is None:
+            return  # no messages: pulls only keep the timestamps fresh, which rebalances do here
         for request in requests:
             self.timers.schedule(delay, lambda r=request: self._pull(client, r), f"pull {request.message_queue}")
 
     def _pull(self, client: _Client, request: PullRequest) -> None:
-        """``pullMessage``: a dropped queue ends its chain; every attempt refreshes the timestamp."""
+        """One turn of a queue's pull chain (``pullMessage`` and its callback)."""
         pq, mq = request.process_queue, request.message_queue
-        if pq.dropped or not client.alive or mq in client.stalled:
+        if not client.alive or mq in client.stalled:
             return
-        pq.last_pull_timestamp = self.clock.now()
+        decision = pull_message(client.impl, request)
+        if decision.action == "stop":
+            return
         again = lambda delay: self.timers.schedule(delay, lambda: self._pull(client, request), f"pull {mq}")  # noqa: E731
-        if self.flow is None:
-            return again(15000)  # long polling: the broker answers within 15 s
-        threshold = getattr(client.impl, "pull_threshold_for_queue", None)
-        if threshold is not None and pq.msg_count > threshold:
-            return again(50)
-        if self.orderly and self.message_model == CLUSTERING:
-            if not pq.locked:
-                return again(3000)
-            if not request.previously_locked:
-                request.previously_locked = True
-                request.next_offset = max(client.impl.offset_store.read_offset(mq, READ_FROM_STORE), 0)
+        if decision.action == "retry":
+            return again(decision.delay)
+        assert self.flow is not None
         found = self.broker.pull(mq, request.next_offset)
         if not found:
+            process_pull_result(client.impl, request, NO_NEW_MSG)
             return again(self.flow.poll_interval)
-        request.next_offset = found[-1].queue_offset + 1
-        dispatch = pq.put_message(found)
+        dispatch = process_pull_result(client.impl, request, FOUND, found)
         if self.orderly:
             if dispatch:
                 self._orderly_run(client, mq, pq, 0)

@@ -1,0 +1,145 @@
+"""The push consumer's pull path (``DefaultMQPushConsumerImpl.pullMessage``) for one request.
+
+:func:`pull_message` runs the checks made before a pull is sent and says what
+happens to the request; :func:`process_pull_result` applies the broker's
+answer. Both work on a :class:`~pytest_rmq_conformance.processqueue.RebalancePushImpl`
+(its table, offsets and flow thresholds).
+
+    >>> from pytest_rmq_conformance import MessageQueue
+    >>> from pytest_rmq_conformance.processqueue import Broker, ManualClock, ProcessQueue, PullRequest, RebalancePushImpl
+    >>> clock = ManualClock(); impl = RebalancePushImpl("g", "c1", None, Broker(clock))
+    >>> mq = MessageQueue("T", "broker-a", 0); pq = ProcessQueue(clock)
+    >>> impl.subscribe("T", [mq]); clock.advance(5000)
+    5000
+    >>> pull_message(impl, PullRequest("g", mq, pq, 0))
+    PullDecision(action='pull', delay=0, reason='')
+    >>> pq.last_pull_timestamp
+    5000
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+from pytest_rmq_conformance.processqueue.process_queue import Message
+from pytest_rmq_conformance.processqueue.rebalance import MQClientException, PullRequest, RebalancePushImpl
+
+__all__ = [
+    "PullDecision",
+    "pull_message",
+    "process_pull_result",
+    "FOUND",
+    "NO_NEW_MSG",
+    "NO_MATCHED_MSG",
+    "OFFSET_ILLEGAL",
+    "DELAY_WHEN_EXCEPTION",
+    "DELAY_WHEN_SUSPEND",
+    "DELAY_WHEN_FLOW_CONTROL",
+]
+
+FOUND = "FOUND"
+NO_NEW_MSG = "NO_NEW_MSG"
+NO_MATCHED_MSG = "NO_MATCHED_MSG"
+OFFSET_ILLEGAL = "OFFSET_ILLEGAL"
+
+DELAY_WHEN_EXCEPTION = 3000
+DELAY_WHEN_SUSPEND = 1000
+DELAY_WHEN_FLOW_CONTROL = 50
+DELAY_WHEN_BROKER_FLOW_CONTROL = 20
+CONSUME_CONCURRENTLY_MAX_SPAN = 2000
+OFFSET_ILLEGAL_REMOVE_DELAY = 10000  # 4.9.8 waits this long before removing the queue
+
+
+@dataclass(frozen=True)
+class PullDecision:
+    """``action``: ``"stop"`` (the request chain ends for good), ``"retry"`` (the request is
+    enqueued again after ``delay`` ms) or ``"pull"`` (the pull is sent to the broker)."""
+
+    action: str
+    delay: int = 0
+    reason: str = ""
+
+
+def pull_message(
+    impl: RebalancePushImpl,
+    request: PullRequest,
+    *,
+    running: bool = True,
+    paused: bool = False,
+) -> PullDecision:
+    """The checks before a pull, in Java's order. Every attempt on a live queue refreshes
+    ``last_pull_timestamp``, so a pull-expired queue is one whose chain has stopped."""
+    pq, mq = request.process_queue, request.message_queue
+    if pq.dropped:
+        return PullDecision("stop", reason="the queue was dropped")
+    pq.last_pull_timestamp = impl.clock.now()
+    if not running:
+        return PullDecision("retry", DELAY_WHEN_EXCEPTION, "the consumer is not running")
+    if paused:
+        return PullDecision("retry", DELAY_WHEN_SUSPEND, "the consumer is paused")
+    if pq.msg_count > impl.pull_threshold_for_queue:
+        return PullDecision("retry", DELAY_WHEN_FLOW_CONTROL, "too many cached messages")
+    if pq.cached_msg_size_in_mib > impl.pull_threshold_size_for_queue:
+        return PullDecision("retry", DELAY_WHEN_FLOW_CONTROL, "too many cached MiB")
+    if not impl.consume_orderly:
+        if pq.get_max_span() > CONSUME_CONCURRENTLY_MAX_SPAN:
+            return PullDecision("retry", DELAY_WHEN_FLOW_CONTROL, "the cached span is too wide")
+    else:
+        if not pq.locked:
+            return PullDecision("retry", DELAY_WHEN_EXCEPTION, "the orderly queue is not locked")
+        if not request.previously_locked:
+            try:
+                offset = impl.compute_pull_from_where_with_exception(mq)
+                if offset < 0:
+                    raise MQClientException(f"unexpected offset {offset}")
+            except MQClientException:
+                return PullDecision("retry", DELAY_WHEN_EXCEPTION, "the start offset could not be read")
+            request.previously_locked = True
+            request.next_offset = offset
+    if mq.topic not in impl.subscription_inner:
+        return PullDecision("retry", DELAY_WHEN_EXCEPTION, "no subscription for the topic")
+    return PullDecision("pull")
+
+
+def process_pull_result(
+    impl: RebalancePushImpl,
+    request: PullRequest,
+    status: str,
+    messages: Optional[List[Message]] = None,
+    next_begin_offset: Optional[int] = None,
+) -> Optional[bool]:
+    """Apply the broker's answer (the callback does not look at ``dropped``).
+
+    ``FOUND``: cache the messages (returns ``put_message``'s dispatch flag) and move the
+    request on; ``NO_NEW_MSG``/``NO_MATCHED_MSG``: with nothing cached, commit
+    ``next_begin_offset`` (increase only); ``OFFSET_ILLEGAL``: drop the queue and, after 10 s in
+    4.9.8 (scheduled on ``impl.timers``) or at once in 5.3.3, persist the offset and remove it.
+    """
+    pq, mq = request.process_queue, request.message_queue
+    if next_begin_offset is None:
+        next_begin_offset = messages[-1].queue_offset + 1 if messages else request.next_offset
+    if status == FOUND:
+        request.next_offset = next_begin_offset
+        return pq.put_message(list(messages or []))
+    if status in (NO_NEW_MSG, NO_MATCHED_MSG):
+        request.next_offset = next_begin_offset
+        if pq.msg_count == 0:
+            impl.offset_store.update_offset(mq, next_begin_offset, True)
+        return None
+    if status == OFFSET_ILLEGAL:
+        request.next_offset = next_begin_offset
+        pq.dropped = True
+
+        def remove() -> None:
+            impl.offset_store.update_offset(mq, request.next_offset, False)
+            impl.offset_store.persist(mq)
+            impl.remove_process_queue(mq)
+
+        if impl.version == "4.9.8":
+            impl.timers.schedule(OFFSET_ILLEGAL_REMOVE_DELAY, remove, f"offset illegal {mq}")
+        else:
+            remove()
+            impl.rebalance_later(0)  # rebalanceImmediately
+        return None
+    raise ValueError(f"unknown pull status {status!r}")
