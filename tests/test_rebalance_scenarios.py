@@ -203,3 +203,21 @@ def test_a_lite_pull_zombie_after_the_route_vanished_never_expires(rmq_rebalance
         impl.do_rebalance()
     assert impl.process_queue_table == before
     assert all(pq.dropped for pq in impl.process_queue_table.values())
+
+
+# -- orderly consumption needs a live lock ------------------------------------------------------------
+
+
+def test_orderly_consumption_stops_once_the_lock_is_30_s_old(rmq_group_simulation):
+    """The lock renewal (every 20 s) fails while the broker is unreachable; the listener runs
+    only while ``locked`` and not older than 30 s, then the queue waits."""
+    flow = MessageFlow(produce_interval=100, consume_time=10, consume_from_where=FROM_FIRST)
+    sim = rmq_group_simulation(avg, queues=[queue("broker-a", 0)], clients=[A], orderly=True, flow=flow)
+    sim.advance(2000)
+    pq = sim.client(A).process_queue_table[queue("broker-a", 0)]
+    assert pq.last_lock_timestamp == 1000  # the first lock_all
+    sim.broker.fail_locks("broker-a")  # renewals fail; pulls go on
+    sim.advance(60000)
+    last = max(c.start for c in sim.consumed)
+    assert 30000 < last <= 1000 + 30000, "consumption must go on under the lock and stop once it is older than 30 s"
+    assert not pq.dropped and pq.is_lock_expired() and pq.msg_count > 0

@@ -101,6 +101,7 @@ class Broker:
         self.offsets: Dict[Tuple[str, MessageQueue], int] = {}
         self.logs: Dict[MessageQueue, List[Message]] = {}
         self.down: Set[str] = set()
+        self.locks_down: Set[str] = set()
         self.offset_errors: Set[MessageQueue] = set()
 
     # -- availability -----------------------------------------------------
@@ -109,8 +110,13 @@ class Broker:
         """Make every call to ``broker_name`` fail (or work again with ``down=False``)."""
         (self.down.add if down else self.down.discard)(broker_name)
 
-    def _reach(self, mq: MessageQueue) -> None:
-        if mq.broker_name in self.down:
+    def fail_locks(self, broker_name: str, failing: bool = True) -> None:
+        """Make only the lock and unlock calls to ``broker_name`` fail (its master is gone,
+        pulls still reach a slave)."""
+        (self.locks_down.add if failing else self.locks_down.discard)(broker_name)
+
+    def _reach(self, mq: MessageQueue, locking: bool = False) -> None:
+        if mq.broker_name in self.down or (locking and mq.broker_name in self.locks_down):
             raise BrokerUnavailable(f"broker {mq.broker_name} is unavailable")
 
     # -- consumer group membership -------------------------------------------
@@ -179,11 +185,11 @@ class Broker:
     def lock_batch_mq(self, group: str, client_id: str, mqs: Iterable[MessageQueue]) -> Set[MessageQueue]:
         mqs = list(mqs)
         for mq in mqs:
-            self._reach(mq)
+            self._reach(mq, locking=True)
         return self.locks.try_lock_batch(group, mqs, client_id)
 
     def unlock_batch_mq(self, group: str, client_id: str, mqs: Iterable[MessageQueue]) -> None:
         mqs = list(mqs)
         for mq in mqs:
-            self._reach(mq)
+            self._reach(mq, locking=True)
         self.locks.unlock_batch(group, mqs, client_id)

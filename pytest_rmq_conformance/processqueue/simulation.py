@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, 
 
 from pytest_rmq_conformance.invariants import coverage, no_double_assignment
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.processqueue.broker import Broker
+from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable
 from pytest_rmq_conformance.processqueue.clock import ManualClock, Timers
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
 from pytest_rmq_conformance.processqueue.consume import (
@@ -38,7 +38,13 @@ from pytest_rmq_conformance.processqueue.consume import (
 )
 from pytest_rmq_conformance.processqueue.offset_store import CONSUME_FROM_LAST_OFFSET
 from pytest_rmq_conformance.processqueue.process_queue import PROPERTY_CONSUME_START_TIME, Message, ProcessQueue
-from pytest_rmq_conformance.processqueue.pull import FOUND, NO_NEW_MSG, process_pull_result, pull_message
+from pytest_rmq_conformance.processqueue.pull import (
+    DELAY_WHEN_EXCEPTION,
+    FOUND,
+    NO_NEW_MSG,
+    process_pull_result,
+    pull_message,
+)
 from pytest_rmq_conformance.processqueue.rebalance import (
     CLUSTERING,
     REBALANCE_KINDS,
@@ -523,7 +529,10 @@ class GroupSimulation:
         if decision.action == "retry":
             return again(decision.delay)
         assert self.flow is not None
-        found = self.broker.pull(mq, request.next_offset)
+        try:
+            found = self.broker.pull(mq, request.next_offset)
+        except BrokerUnavailable:
+            return again(DELAY_WHEN_EXCEPTION)
         if not found:
             process_pull_result(client.impl, request, NO_NEW_MSG)
             return again(self.flow.poll_interval)
