@@ -12,6 +12,7 @@ pytest or Spark: the plugin and the sweep pipeline both call them.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -87,7 +88,7 @@ def no_double_assignment(assignment: Assignment) -> List[Violation]:
             clients = tuple(sorted(holders))
             violations.append(Violation("overlap", f"{mq} is held by {len(clients)} clients: {clients}", (mq,), clients))
     for cid, queues in assignment.items():
-        repeated = tuple(mq for mq in dict.fromkeys(queues) if list(queues).count(mq) > 1)
+        repeated = tuple(mq for mq, times in Counter(queues).items() if times > 1)
         if repeated:
             violations.append(Violation("overlap", f"{cid} holds {_sample(repeated)} twice", repeated, (cid,)))
     return violations
