@@ -76,7 +76,11 @@ def test_4_9_keeps_the_busy_queue_as_a_zombie_so_no_second_orderly_owner(rmq_gro
     sim = rmq_group_simulation(avg, queues=4, clients=[A], orderly=True, version="4.9.8", flow=flow)
     sim.advance(4100)
     sim.join(B)
-    sim.advance(60000)
+    sim.advance(25000)  # A's lock_all at 21 s renewed the zombie's broker lock
+    assert sim.client(A).process_queue_table[slow].dropped
+    assert sim.broker.locks.holder("group", slow) == A
+    assert slow not in sim.client(B).process_queue_table
+    sim.advance(35000)
     assert sim.parallel_consumption() == []
 
 
