@@ -151,3 +151,92 @@ def test_orderly_without_auto_commit():
     assert (rolled.continue_consume, pq.consuming_offsets(), pq.cached_offsets()) == (False, [], [0, 1, 2, 3, 4])
     taken = pq.take_messages(2)
     assert process_consume_result_orderly(pq, MQ, taken, COMMIT, offset_store=store, auto_commit=False).commit_offset == 2
+
+
+def test_an_empty_batch_changes_nothing():
+    pq, store, _ = setup()
+    result = process_consume_result_concurrently(pq, MQ, [], CONSUME_SUCCESS, offset_store=store)
+    assert result.offset == -1 and MQ not in store.offset_table
+
+
+def test_a_partial_ack_sends_back_the_messages_after_the_ack_index():
+    pq, store, msgs = setup()
+    sent = []
+    result = process_consume_result_concurrently(
+        pq, MQ, msgs[:4], CONSUME_SUCCESS, offset_store=store, ack_index=1, send_message_back=lambda m: sent.append(m.queue_offset) or True
+    )
+    assert sent == [2, 3] and result.offset == 4
+
+
+def test_a_concurrent_request_on_a_dropped_queue_or_dropped_meanwhile_is_not_processed():
+    from pytest_rmq_conformance.processqueue.consume import consume_request_run_concurrently
+
+    pq, store, msgs = setup()
+    calls = []
+
+    def listener(batch):
+        calls.append(batch)
+        pq.dropped = True
+        return CONSUME_SUCCESS
+
+    assert consume_request_run_concurrently(pq, MQ, msgs[:1], listener, offset_store=store) is None
+    assert len(calls) == 1 and pq.msg_count == 5 and MQ not in store.offset_table
+    assert consume_request_run_concurrently(pq, MQ, msgs[:1], listener, offset_store=store) is None
+    assert len(calls) == 1  # a dropped queue is not consumed at all
+
+
+def test_a_concurrent_listener_that_raises_counts_as_reconsume_later():
+    from pytest_rmq_conformance.processqueue.consume import consume_request_run_concurrently
+
+    pq, store, msgs = setup()
+    sent = []
+
+    def listener(batch):
+        raise RuntimeError("boom")
+
+    result = consume_request_run_concurrently(
+        pq, MQ, msgs[:2], listener, offset_store=store, send_message_back=lambda m: sent.append(m) or True
+    )
+    assert [m.queue_offset for m in sent] == [0, 1] and result.offset == 2
+
+
+def test_the_orderly_loop_consumes_only_under_a_live_lock():
+    from pytest_rmq_conformance.processqueue.consume import consume_request_run_orderly
+
+    pq, store, _ = setup()
+    ok = lambda batch: SUCCESS  # noqa: E731
+    assert consume_request_run_orderly(pq, MQ, ok, offset_store=store).try_lock_after == 100  # not locked
+    pq.locked = True
+    pq.clock.advance(30001)  # locked, but the lock is older than 30 s
+    assert consume_request_run_orderly(pq, MQ, ok, offset_store=store).stopped == "not locked"
+    pq.last_lock_timestamp = pq.clock.now()
+    run = consume_request_run_orderly(pq, MQ, ok, offset_store=store, batch_size=2)
+    assert [[m.queue_offset for m in b] for b in run.batches] == [[0, 1], [2, 3], [4]] and run.stopped == "no messages"
+    assert store.offset_table[MQ] == 5
+
+
+def test_the_orderly_loop_stops_when_the_lock_expires_inside_it_and_after_60_s():
+    from pytest_rmq_conformance.processqueue.consume import consume_request_run_orderly
+
+    pq, store, _ = setup(offsets=range(100))
+    pq.locked = True
+    run = consume_request_run_orderly(pq, MQ, lambda b: SUCCESS, offset_store=store, listener_time=10000)
+    assert (len(run.batches), run.stopped, run.try_lock_after) == (4, "lock lost", 10)  # 30 s lock, 10 s a batch
+    pq.last_lock_timestamp = pq.clock.now()
+    pq.config = pq.config.with_(rebalance_lock_max_live_time=10**9)
+    run = consume_request_run_orderly(pq, MQ, lambda b: SUCCESS, offset_store=store, listener_time=10000)
+    assert (len(run.batches), run.stopped, run.resubmit_after) == (7, "consumed continuously too long", 10)
+
+
+def test_the_orderly_loop_never_commits_a_batch_taken_when_the_queue_is_dropped_meanwhile():
+    from pytest_rmq_conformance.processqueue.consume import consume_request_run_orderly
+
+    pq, store, _ = setup()
+    pq.locked = True
+
+    def listener(batch):
+        pq.dropped = True
+        return SUCCESS
+
+    run = consume_request_run_orderly(pq, MQ, listener, offset_store=store)
+    assert len(run.batches) == 1 and run.stopped == "dropped" and MQ not in store.offset_table

@@ -616,3 +616,40 @@ def test_java_accessors_and_a_function_as_the_clock():
     assert pq.is_pull_expired()
     pq.set_last_pull_timestamp(now[0])
     assert not pq.is_pull_expired()
+
+
+def test_the_caches_read_like_maps_and_fill_process_queue_info():
+    clock = ManualClock(7)
+    pq = ProcessQueue(clock)
+    pq.put_message([Message(o, b"x" * 10) for o in (5, 3, 9, 4)])
+    tree = pq.get_msg_tree_map()
+    assert list(tree) == [3, 4, 5, 9] and tree[5].queue_offset == 5 and tree.get(8) is None and 9 in tree
+    pq.take_messages(2)
+    assert dict(pq.get_consuming_msg_orderly_tree_map()).keys() == {3, 4}
+    info = pq.fill_process_queue_info()
+    assert (info.cached_msg_min_offset, info.cached_msg_max_offset, info.cached_msg_count) == (5, 9, 2)
+    assert (info.transaction_msg_min_offset, info.transaction_msg_max_offset, info.transaction_msg_count) == (3, 4, 2)
+    assert (info.locked, info.droped, info.last_pull_timestamp, info.cached_msg_size_in_mib) == (False, False, 7, 0)
+
+
+def test_java_constants_and_the_consume_lock():
+    assert (ProcessQueue.PULL_MAX_IDLE_TIME, ProcessQueue.REBALANCE_LOCK_MAX_LIVE_TIME, ProcessQueue.REBALANCE_LOCK_INTERVAL) == (
+        120000,
+        30000,
+        20000,
+    )
+    pq = ProcessQueue(ManualClock())
+    lock = pq.get_lock_consume()
+    lock.lock()
+    assert lock.held(10**12) and not lock.try_lock(0, 1000)
+    lock.unlock()
+    assert lock.try_lock(0, 0)
+
+
+def test_clean_expired_msg_counts_a_false_send_back_as_failed():
+    clock = ManualClock()
+    pq = ProcessQueue(clock)
+    pq.put_message([Message(0, b"x", {PROPERTY_CONSUME_START_TIME: "0"})])
+    clock.advance(15 * 60 * 1000 + 1)
+    assert pq.clean_expired_msg(lambda msg, level: False) == []
+    assert pq.cached_offsets() == [0]

@@ -119,3 +119,68 @@ def test_offset_illegal_removes_the_queue_at_once_and_rebalances_in_5_3():
     process_pull_result(impl, request, OFFSET_ILLEGAL, next_begin_offset=30)
     assert MQ not in impl.process_queue_table and impl.broker.committed("group", MQ) == 30
     assert impl.rebalance_later_requests == [0]
+
+
+def test_the_consumers_own_pause_and_running_flags_count():
+    impl, request, _ = consumer()
+    impl.paused = True
+    assert pull_message(impl, request).delay == 1000
+    impl.paused, impl.running = False, False
+    assert pull_message(impl, request).delay == 3000
+
+
+def test_an_empty_found_caches_nothing_and_does_not_dispatch():
+    impl, request, _ = consumer()
+    pq = request.process_queue
+    fill(pq, [0, 1])
+    pq.take_messages(2)
+    pq.take_messages(2)  # nothing left: consuming is cleared
+    pq.rollback()
+    assert not pq.consuming and pq.has_temp_message()
+    assert process_pull_result(impl, request, FOUND, [], next_begin_offset=2) is False
+    assert not pq.consuming and request.next_offset == 2
+
+
+def test_a_failed_pull_retries_after_20_ms_on_broker_flow_control_else_3_s():
+    from pytest_rmq_conformance.processqueue.pull import FLOW_CONTROL, pull_exception_delay
+
+    assert (pull_exception_delay(FLOW_CONTROL), pull_exception_delay("SYSTEM_ERROR"), pull_exception_delay()) == (20, 3000, 3000)
+
+
+def test_5_3_freezes_the_offset_of_an_illegal_queue_until_it_is_removed():
+    impl, request, _ = consumer("5.3.3", orderly=True)
+    request.process_queue.consume_lock.lock()  # orderly removal fails: the offset stays, frozen
+    process_pull_result(impl, request, OFFSET_ILLEGAL, next_begin_offset=30)
+    store = impl.offset_store
+    assert store.offset_table[MQ] == 30
+    process_pull_result(impl, request, NO_NEW_MSG, next_begin_offset=40)  # a late callback
+    assert store.offset_table[MQ] == 30
+    store.remove_offset(MQ)
+    store.update_offset(MQ, 41, True)
+    assert store.offset_table[MQ] == 41
+
+
+def test_an_orderly_4_9_first_pull_goes_on_with_minus_one_when_the_offset_read_fails():
+    impl, request, _ = consumer("4.9.8", orderly=True)
+    request.process_queue.locked = True
+    impl.broker.offset_errors.add(MQ)
+    assert pull_message(impl, request).action == "pull"
+    assert (request.previously_locked, request.next_offset) == (True, -1)
+
+
+@pytest.mark.parametrize("version, refreshed", [("4.9.8", False), ("5.3.3", True)])
+def test_lite_pull_tasks(version, refreshed):
+    from pytest_rmq_conformance.processqueue import RebalanceLitePullImpl
+    from pytest_rmq_conformance.processqueue.pull import lite_pull_result, lite_pull_task
+
+    clock = ManualClock(1000)
+    impl = RebalanceLitePullImpl("group", "c1", None, Broker(clock), version=version)
+    pq = ProcessQueue(clock, version=version)
+    clock.advance(500)
+    assert lite_pull_task(impl, MQ, pq) is True
+    assert (pq.last_pull_timestamp == 1500) is refreshed
+    assert not lite_pull_task(impl, MQ, pq, cancelled=True) and not lite_pull_task(impl, MQ, None)
+    assert [m.queue_offset for m in lite_pull_result(pq, [Message(0, b"a")])] == [0]
+    pq.dropped = True
+    assert not lite_pull_task(impl, MQ, pq)
+    assert lite_pull_result(pq, [Message(1, b"b")]) == [] and pq.msg_count == 1

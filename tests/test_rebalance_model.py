@@ -16,6 +16,7 @@ from pytest_rmq_conformance.processqueue import (
     BrokerUnavailable,
     ClientConfig,
     ManualClock,
+    Message,
     MQClientException,
     ProcessQueue,
     PullRequest,
@@ -1266,3 +1267,84 @@ def test_broker_try_lock_and_all_expired():
     assert not locks.is_lock_all_expired("g") and not locks.try_lock("g", mq, "c2")
     clock.advance(1)
     assert locks.is_lock_all_expired("g") and locks.try_lock("g", mq, "c2")
+
+
+def test_5_3_broadcasting_without_a_route_notifies_only_for_non_retry_topics():
+    clock = ManualClock()
+    impl = RebalancePushImpl("g", "c1", reference_strategy("AVG"), Broker(clock), message_model="BROADCASTING")
+    impl.subscribe("%RETRY%g", None)
+    impl.do_rebalance()
+    assert impl.heartbeats == 0
+    impl.subscribe("T", None)
+    impl.do_rebalance()
+    assert impl.heartbeats == 1
+
+
+def test_5_3_a_raising_message_queue_listener_does_not_unbalance_the_rebalance():
+    clock = ManualClock()
+    broker = Broker(clock)
+    broker.register("g", "c1")
+    impl = RebalancePushImpl("g", "c1", reference_strategy("AVG"), broker)
+
+    def listener(topic, mq_all, mq_divided):
+        raise RuntimeError("user code")
+
+    impl.message_queue_listener = listener
+    impl.subscribe("T", [MessageQueue("T", "broker-a", 0)])
+    assert impl.do_rebalance() is True
+    assert [type(exc) for _, _, exc in impl.listener_errors] == [RuntimeError]
+
+
+def test_try_remove_order_message_queue_is_forced_20_s_after_the_last_lock():
+    clock = ManualClock()
+    broker = Broker(clock)
+    mq = MessageQueue("T", "broker-a", 0)
+    impl = RebalancePushImpl("g", "c1", reference_strategy("AVG"), broker, consume_orderly=True)
+    pq = ProcessQueue(clock)
+    pq.locked, pq.dropped = True, True
+    pq.consume_lock.lock()  # a listener holds it for good
+    assert not impl.try_remove_order_message_queue(mq, pq) and pq.try_unlock_times == 1
+    clock.advance(20000)
+    assert not impl.try_remove_order_message_queue(mq, pq)  # exactly 20 s: not yet
+    clock.advance(1)
+    assert impl.try_remove_order_message_queue(mq, pq) and not pq.locked
+    pq.consume_lock.unlock()
+    assert not pq.consume_lock.held(clock.now())
+
+
+@pytest.mark.parametrize("version", ["4.9.8", "5.3.3"])
+def test_reset_offset_drops_clears_then_removes_after_10_s(version):
+    clock = ManualClock()
+    broker = Broker(clock)
+    broker.register("g", "c1")
+    mqs = [MessageQueue("T", "broker-a", i) for i in range(2)]
+    impl = RebalancePushImpl("g", "c1", reference_strategy("AVG"), broker, version=version)
+    impl.subscribe("T", mqs)
+    impl.do_rebalance()
+    old = impl.process_queue_table[mqs[0]]
+    old.put_message([Message(5, b"x")])
+    impl.reset_offset("T", {mqs[0]: 3})
+    assert old.dropped and old.msg_count == 0 and impl.paused
+    assert impl.do_rebalance() is (False if version == "5.3.3" else None)  # paused: skipped
+    assert impl.process_queue_table[mqs[0]] is old
+    impl.timers.advance(10000)
+    assert mqs[0] not in impl.process_queue_table and not impl.paused
+    assert broker.committed("g", mqs[0]) == 3
+    impl.do_rebalance()
+    assert impl.process_queue_table[mqs[0]] is not old
+    assert impl.pull_requests[-1][1].next_offset == 3
+
+
+def test_a_stopped_4_9_client_never_sends_its_delayed_unlock():
+    clock = ManualClock()
+    broker = Broker(clock)
+    mq = MessageQueue("T", "broker-a", 0)
+    impl = RebalancePushImpl("g", "c1", reference_strategy("AVG"), broker, version="4.9.8", consume_orderly=True)
+    broker.lock_batch_mq("g", "c1", [mq])
+    pq = ProcessQueue(clock, version="4.9.8")
+    pq.put_message([Message(0, b"x")])
+    pq.dropped = True
+    assert impl.remove_unnecessary_message_queue(mq, pq)
+    impl.running = False  # the process died before the unlock was due
+    impl.timers.advance(20000)
+    assert broker.locks.holder("g", mq) == "c1"

@@ -225,3 +225,18 @@ def test_orderly_consumption_stops_once_the_lock_is_30_s_old(rmq_group_simulatio
     last = max(c.start for c in sim.consumed)
     assert 30000 < last <= 1000 + 30000, "consumption must go on under the lock and stop once it is older than 30 s"
     assert not pq.dropped and pq.is_lock_expired() and pq.msg_count > 0
+
+
+def test_a_crashed_4_9_owner_blocks_its_moved_queue_until_the_broker_lock_expires(rmq_group_simulation):
+    """The unlock 4.9.8 delays by 20 s never comes from a process that died meanwhile."""
+    flow = MessageFlow(produce_interval=100, consume_time=300, consume_from_where=FROM_FIRST)
+    sim = rmq_group_simulation(avg, queues=2, clients=[A], orderly=True, version="4.9.8", flow=flow)
+    sim.advance(10000)
+    sim.join(B)  # b0 moves to B; A's unlock of it is due at 30 s
+    sim.advance(5000)
+    sim.crash(A)
+    sim.advance(120000)
+    (gap,) = [g for g in sim.gaps(since=10000) if g.mq == queue("broker-b", 0)]
+    # A's lock was last renewed at 1 s, so the broker frees it after 61 s; B rebalanced when told
+    # of the crash (15 s), then every 20 s (4.9.8 does not retry sooner): 35, 55, 75 s
+    assert (gap.start, gap.end) == (10000, 75000)

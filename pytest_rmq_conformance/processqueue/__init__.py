@@ -17,6 +17,9 @@ from pytest_rmq_conformance.processqueue.consume import (
     ROLLBACK,
     SUCCESS,
     SUSPEND_CURRENT_QUEUE_A_MOMENT,
+    OrderlyRun,
+    consume_request_run_concurrently,
+    consume_request_run_orderly,
     process_consume_result_concurrently,
     process_consume_result_orderly,
 )
@@ -34,9 +37,17 @@ from pytest_rmq_conformance.processqueue.process_queue import (
     PROPERTY_MAX_OFFSET,
     Message,
     ProcessQueue,
+    ProcessQueueInfo,
     fill,
 )
-from pytest_rmq_conformance.processqueue.pull import PullDecision, process_pull_result, pull_message
+from pytest_rmq_conformance.processqueue.pull import (
+    PullDecision,
+    lite_pull_result,
+    lite_pull_task,
+    process_pull_result,
+    pull_exception_delay,
+    pull_message,
+)
 from pytest_rmq_conformance.processqueue.simulation import (
     Consumption,
     Gap,
@@ -99,7 +110,14 @@ __all__ = [
     "SUSPEND_CURRENT_QUEUE_A_MOMENT",
     "process_consume_result_concurrently",
     "process_consume_result_orderly",
+    "OrderlyRun",
+    "consume_request_run_concurrently",
+    "consume_request_run_orderly",
+    "ProcessQueueInfo",
     "PullDecision",
+    "pull_exception_delay",
+    "lite_pull_task",
+    "lite_pull_result",
     "pull_message",
     "process_pull_result",
     "GroupSimulation",

@@ -36,6 +36,9 @@ __all__ = [
     "OrderlyResult",
     "process_consume_result_concurrently",
     "process_consume_result_orderly",
+    "OrderlyRun",
+    "consume_request_run_concurrently",
+    "consume_request_run_orderly",
 ]
 
 # ConsumeConcurrentlyStatus
@@ -84,12 +87,20 @@ def process_consume_result_concurrently(
     offset_store: OffsetStore,
     send_message_back: Optional[SendBack] = None,
     message_model: str = CLUSTERING,
+    ack_index: int = INT_MAX,
 ) -> ConcurrentResult:
     """The concurrent service after a listener returned ``status`` for ``msgs`` (``None`` or an
-    exception count as ``RECONSUME_LATER``). The caller has checked that ``pq`` is not dropped."""
-    ack_index = len(msgs) - 1 if status == CONSUME_SUCCESS else -1
-    msgs = list(msgs)
+    exception count as ``RECONSUME_LATER``). ``ack_index``: the last message acknowledged on
+    success (the listener's context; all of them by default). The caller has checked that
+    ``pq`` is not dropped. An empty batch changes nothing."""
     result = ConcurrentResult(-1)
+    if not msgs:
+        return result
+    if status == CONSUME_SUCCESS:
+        ack_index = min(ack_index, len(msgs) - 1)
+    else:
+        ack_index = -1
+    msgs = list(msgs)
     if message_model == CLUSTERING:
         for msg in msgs[ack_index + 1 :]:
             if pq.version == "5.3.3" and not pq.contains_message(msg):
@@ -173,3 +184,104 @@ def process_consume_result_orderly(
         offset_store.update_offset(mq, result.commit_offset, False)
         result.committed = True
     return result
+
+
+Listener = Callable[[List[Message]], Optional[str]]
+
+
+def _listen(listener: Listener, msgs: List[Message], failed: str) -> str:
+    try:
+        status = listener(msgs)
+    except Exception:
+        return failed
+    return status if status is not None else failed
+
+
+def consume_request_run_concurrently(
+    pq: ProcessQueue,
+    mq: MessageQueue,
+    msgs: List[Message],
+    listener: Listener,
+    *,
+    offset_store: OffsetStore,
+    send_message_back: Optional[SendBack] = None,
+    message_model: str = CLUSTERING,
+) -> Optional[ConcurrentResult]:
+    """``ConsumeMessageConcurrentlyService.ConsumeRequest.run``: nothing on a dropped queue; the
+    listener (an exception or ``None`` is ``RECONSUME_LATER``); if the queue was dropped
+    meanwhile the result is discarded (``None``), else it is processed."""
+    if pq.dropped:
+        return None
+    status = _listen(listener, msgs, RECONSUME_LATER)
+    if pq.dropped:
+        return None
+    return process_consume_result_concurrently(
+        pq, mq, msgs, status, offset_store=offset_store, send_message_back=send_message_back, message_model=message_model
+    )
+
+
+@dataclass
+class OrderlyRun:
+    """What one ``ConsumeMessageOrderlyService.ConsumeRequest.run`` did: the batches it passed
+    to the listener, why it stopped, and when it asked to run again (ms, ``None``: not)."""
+
+    batches: List[List[Message]] = field(default_factory=list)
+    stopped: str = ""
+    try_lock_after: Optional[int] = None
+    resubmit_after: Optional[int] = None
+
+
+def consume_request_run_orderly(
+    pq: ProcessQueue,
+    mq: MessageQueue,
+    listener: Listener,
+    *,
+    offset_store: OffsetStore,
+    message_model: str = CLUSTERING,
+    batch_size: int = 1,
+    auto_commit: bool = True,
+    listener_time: int = 0,
+    clock=None,
+) -> OrderlyRun:
+    """The orderly consume loop on one queue, with the listener taking ``listener_time`` ms of
+    ``clock`` (a :class:`ManualClock`; default the queue's) per batch.
+
+    A CLUSTERING queue is consumed only while ``locked`` and its lock is not expired: on entry
+    otherwise it asks to lock again in 100 ms, inside the loop in 10 ms. After
+    ``max_time_consume_continuously`` (60 s) it yields and resubmits in 10 ms.
+    """
+    clock = clock if clock is not None else pq.clock
+    run = OrderlyRun()
+    if pq.dropped:
+        run.stopped = "dropped"
+        return run
+    clustering = message_model == CLUSTERING
+    if clustering and (not pq.locked or pq.is_lock_expired()):
+        run.stopped, run.try_lock_after = "not locked", 100
+        return run
+    started = clock.now()
+    while True:
+        if pq.dropped:
+            run.stopped = "dropped"
+            return run
+        if clustering and (not pq.locked or pq.is_lock_expired()):
+            run.stopped, run.try_lock_after = "lock lost", 10
+            return run
+        if clock.now() - started > pq.config.max_time_consume_continuously:
+            run.stopped, run.resubmit_after = "consumed continuously too long", 10
+            return run
+        msgs = pq.take_messages(batch_size)
+        if not msgs:
+            run.stopped = "no messages"
+            return run
+        if pq.dropped:  # checked again under the consume lock: the taken batch is never committed
+            run.stopped = "dropped"
+            return run
+        run.batches.append(msgs)
+        status = _listen(listener, msgs, SUSPEND_CURRENT_QUEUE_A_MOMENT)
+        if listener_time:
+            clock.advance(listener_time)
+        result = process_consume_result_orderly(pq, mq, msgs, status, offset_store=offset_store, auto_commit=auto_commit)
+        if not result.continue_consume:
+            run.stopped, run.resubmit_after = "suspended", result.resubmit_after
+            return run

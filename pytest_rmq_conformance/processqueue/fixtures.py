@@ -149,8 +149,9 @@ def rmq_rebalance(rmq_clock, rmq_client_version):
     ``"push"`` (default), ``"pull"`` or ``"lite-pull"``, a ``strategy`` (default the reference
     AVG), and the constructor's keywords (``consume_orderly``, ``message_model``, ``version``,
     ``config``, ...). It gets a new :class:`Broker` on ``rmq_clock`` unless given ``broker=``
-    (share one between clients), and its own ``timers`` (run them with
-    ``impl.timers.advance(ms)``, which also moves the clock).
+    (share one between clients), is registered there as a member of the group (unless
+    ``register=False``), and has its own ``timers`` (run them with ``impl.timers.advance(ms)``,
+    which also moves the clock).
 
     Example::
 
@@ -159,7 +160,6 @@ def rmq_rebalance(rmq_clock, rmq_client_version):
         def test_orderly_add_needs_the_lock(rmq_rebalance):
             queues = [MessageQueue("T", "broker-a", i) for i in range(2)]
             first = rmq_rebalance(client_id="c1", consume_orderly=True)
-            first.broker.register("group", "c1")
             first.broker.lock_batch_mq("group", "someone-else", queues[:1])
             first.subscribe("T", queues)
             first.do_rebalance()
@@ -173,6 +173,7 @@ def rmq_rebalance(rmq_clock, rmq_client_version):
         client_id: str = "192.168.0.1@1000",
         consumer_group: str = "group",
         broker: Optional[Broker] = None,
+        register: bool = True,
         **keywords: Any,
     ) -> RebalanceImpl:
         if kind not in REBALANCE_KINDS:
@@ -186,7 +187,10 @@ def rmq_rebalance(rmq_clock, rmq_client_version):
         keywords.setdefault("version", rmq_client_version)
         clock = keywords.pop("clock", None) or broker.clock
         keywords.setdefault("timers", Timers(clock))
-        return REBALANCE_KINDS[kind](consumer_group, client_id, strategy, broker, clock=clock, **keywords)
+        impl = REBALANCE_KINDS[kind](consumer_group, client_id, strategy, broker, clock=clock, **keywords)
+        if register:
+            broker.register(consumer_group, client_id)
+        return impl
 
     return make
 

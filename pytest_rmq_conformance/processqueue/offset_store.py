@@ -38,8 +38,12 @@ class OffsetStore:
         self.broker = broker
         self.group = group
         self.offset_table: Dict[MessageQueue, int] = {}
+        self.frozen: set = set()
 
     def update_offset(self, mq: MessageQueue, offset: int, increase_only: bool) -> None:
+        """Set the local offset (with ``increase_only``, never lower it); ignored while frozen."""
+        if mq in self.frozen:
+            return
         current = self.offset_table.get(mq)
         if current is None or not increase_only or offset > current:
             self.offset_table[mq] = offset
@@ -68,5 +72,12 @@ class OffsetStore:
         for mq in mqs:
             self.persist(mq)
 
+    def update_and_freeze_offset(self, mq: MessageQueue, offset: int) -> None:
+        """5.3.3: set the offset and ignore later updates until :meth:`remove_offset`."""
+        self.frozen.discard(mq)
+        self.update_offset(mq, offset, False)
+        self.frozen.add(mq)
+
     def remove_offset(self, mq: MessageQueue) -> None:
         self.offset_table.pop(mq, None)
+        self.frozen.discard(mq)

@@ -17,13 +17,14 @@ Names and behaviour follow the Java class (4.9.8 and 5.3.3), in snake_case:
 from __future__ import annotations
 
 import bisect
+from collections.abc import Mapping as _Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Mapping, Optional
+from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional
 
 from pytest_rmq_conformance.processqueue.clock import as_clock
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
 
-__all__ = ["Message", "ProcessQueue", "ConsumeLock", "fill", "PROPERTY_MAX_OFFSET", "PROPERTY_CONSUME_START_TIME"]
+__all__ = ["Message", "ProcessQueue", "ProcessQueueInfo", "ConsumeLock", "fill", "PROPERTY_MAX_OFFSET", "PROPERTY_CONSUME_START_TIME"]
 
 #: ``MessageConst.PROPERTY_MAX_OFFSET``: the queue's max offset when the message was pulled
 PROPERTY_MAX_OFFSET = "MAX_OFFSET"
@@ -52,8 +53,9 @@ class Message:
         return f"Message(offset={self.queue_offset}, body={size} B)"
 
 
-class _OffsetTree:
-    """A sorted map offset -> message (Java's ``TreeMap<Long, MessageExt>``)."""
+class _OffsetTree(_Mapping):
+    """A sorted map offset -> message (Java's ``TreeMap<Long, MessageExt>``); read it like a
+    ``dict`` (``tree[offset]``, ``.get``, ``.items()``, iteration in offset order)."""
 
     def __init__(self) -> None:
         self._keys: List[int] = []
@@ -97,11 +99,20 @@ class _OffsetTree:
         self._keys.clear()
         self._values.clear()
 
-    def __contains__(self, offset: int) -> bool:
+    def __contains__(self, offset: object) -> bool:
         return offset in self._values
 
     def __len__(self) -> int:
         return len(self._keys)
+
+    def __getitem__(self, offset: int) -> Message:
+        return self._values[offset]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(list(self._keys))
+
+    def __repr__(self) -> str:
+        return f"{{{', '.join(f'{k}: {self._values[k]!r}' for k in self._keys)}}}"
 
     def keys(self) -> List[int]:
         return list(self._keys)
@@ -116,7 +127,14 @@ class ConsumeLock:
     """
 
     def __init__(self) -> None:
-        self.busy_until: Optional[int] = None
+        self.busy_until: Optional[float] = None
+
+    def lock(self) -> None:
+        """A listener holds the lock until :meth:`unlock`."""
+        self.busy_until = float("inf")
+
+    def unlock(self) -> None:
+        self.busy_until = None
 
     def hold_until(self, millis: int) -> None:
         """A listener holds the lock until ``millis``."""
@@ -139,6 +157,11 @@ class ProcessQueue:
     ``clock`` is anything with ``now()`` in milliseconds; ``config`` holds the
     thresholds; ``version`` selects ``"4.9.8"`` or ``"5.3.3"`` behaviour.
     """
+
+    #: Java's defaults (the instance's own thresholds are in ``config``)
+    REBALANCE_LOCK_MAX_LIVE_TIME = ClientConfig.rebalance_lock_max_live_time
+    REBALANCE_LOCK_INTERVAL = ClientConfig.rebalance_lock_interval
+    PULL_MAX_IDLE_TIME = ClientConfig.pull_max_idle_time
 
     def __init__(self, clock=None, config: ClientConfig = ClientConfig(), version: str = "5.3.3"):
         self.clock = as_clock(clock)
@@ -295,8 +318,8 @@ class ProcessQueue:
         """Send back cached messages whose listener started more than ``consume_timeout_minutes``
         ago (delay level 3) and remove them; returns those sent back.
 
-        ``send_message_back(msg, delay_level)`` raising means the send failed: the message stays.
-        Orderly consumers never clean.
+        ``send_message_back(msg, delay_level)`` raising (or returning ``False``) means the send
+        failed: the message stays. Orderly consumers never clean.
         """
         if consume_orderly:
             return []
@@ -309,7 +332,8 @@ class ProcessQueue:
             if not started or self.clock.now() - int(started) <= consume_timeout_minutes * 60 * 1000:
                 break
             try:
-                send_message_back(head, 3)
+                if send_message_back(head, 3) is False:
+                    continue
             except Exception:  # Java logs the failure and tries the head again
                 continue
             sent.append(head)
@@ -373,6 +397,34 @@ class ProcessQueue:
     def get_consume_lock(self) -> ConsumeLock:
         return self.consume_lock
 
+    get_lock_consume = get_consume_lock  # 4.9.8's name
+
+    def get_msg_tree_map(self) -> "_OffsetTree":
+        return self.msg_tree_map
+
+    def get_consuming_msg_orderly_tree_map(self) -> "_OffsetTree":
+        return self.consuming_msg_orderly_tree_map
+
+    def fill_process_queue_info(self) -> "ProcessQueueInfo":
+        """A snapshot for ``ProcessQueueInfo`` (``commit_offset`` is the caller's to fill)."""
+        tree, consuming = self.msg_tree_map, self.consuming_msg_orderly_tree_map
+        info = ProcessQueueInfo(
+            cached_msg_size_in_mib=self.cached_msg_size_in_mib,
+            locked=self.locked,
+            try_unlock_times=self.try_unlock_times,
+            last_lock_timestamp=self.last_lock_timestamp,
+            droped=self.dropped,
+            last_pull_timestamp=self.last_pull_timestamp,
+            last_consume_timestamp=self.last_consume_timestamp,
+        )
+        if len(tree):
+            info.cached_msg_min_offset, info.cached_msg_max_offset = tree.first_key(), tree.last_key()
+            info.cached_msg_count = len(tree)
+        if len(consuming):
+            info.transaction_msg_min_offset, info.transaction_msg_max_offset = consuming.first_key(), consuming.last_key()
+            info.transaction_msg_count = len(consuming)
+        return info
+
     # -- inspection -----------------------------------------------------------
 
     def cached_offsets(self) -> List[int]:
@@ -384,6 +436,26 @@ class ProcessQueue:
     def __repr__(self) -> str:
         flags = [name for name in ("dropped", "locked", "consuming") if getattr(self, name)]
         return f"ProcessQueue(count={self.msg_count}, size={self.msg_size}, {'|'.join(flags) or 'idle'})"
+
+
+@dataclass
+class ProcessQueueInfo:
+    """Java's ``ProcessQueueInfo`` (its field names, ``droped`` included)."""
+
+    commit_offset: int = 0
+    cached_msg_min_offset: int = 0
+    cached_msg_max_offset: int = 0
+    cached_msg_count: int = 0
+    cached_msg_size_in_mib: int = 0
+    transaction_msg_min_offset: int = 0
+    transaction_msg_max_offset: int = 0
+    transaction_msg_count: int = 0
+    locked: bool = False
+    try_unlock_times: int = 0
+    last_lock_timestamp: int = 0
+    droped: bool = False
+    last_pull_timestamp: int = 0
+    last_consume_timestamp: int = 0
 
 
 def fill(pq: ProcessQueue, offsets: Iterable[int], body: bytes = b"", properties: Optional[Mapping[str, str]] = None) -> List[Message]:

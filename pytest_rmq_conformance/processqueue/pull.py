@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional
 
-from pytest_rmq_conformance.processqueue.process_queue import Message
-from pytest_rmq_conformance.processqueue.rebalance import MQClientException, PullRequest, RebalancePushImpl
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.processqueue.process_queue import Message, ProcessQueue
+from pytest_rmq_conformance.processqueue.rebalance import MQClientException, PullRequest, RebalanceImpl, RebalancePushImpl
 
 __all__ = [
     "PullDecision",
@@ -33,12 +34,17 @@ __all__ = [
     "NO_NEW_MSG",
     "NO_MATCHED_MSG",
     "OFFSET_ILLEGAL",
+    "FLOW_CONTROL",
+    "pull_exception_delay",
+    "lite_pull_task",
+    "lite_pull_result",
     "DELAY_WHEN_EXCEPTION",
     "DELAY_WHEN_SUSPEND",
     "DELAY_WHEN_FLOW_CONTROL",
 ]
 
 FOUND = "FOUND"
+FLOW_CONTROL = "FLOW_CONTROL"
 NO_NEW_MSG = "NO_NEW_MSG"
 NO_MATCHED_MSG = "NO_MATCHED_MSG"
 OFFSET_ILLEGAL = "OFFSET_ILLEGAL"
@@ -65,12 +71,15 @@ def pull_message(
     impl: RebalancePushImpl,
     request: PullRequest,
     *,
-    running: bool = True,
-    paused: bool = False,
+    running: Optional[bool] = None,
+    paused: Optional[bool] = None,
 ) -> PullDecision:
     """The checks before a pull, in Java's order. Every attempt on a live queue refreshes
-    ``last_pull_timestamp``, so a pull-expired queue is one whose chain has stopped."""
+    ``last_pull_timestamp``, so a pull-expired queue is one whose chain has stopped.
+    ``running``/``paused`` default to the consumer's ``impl.running``/``impl.paused``."""
     pq, mq = request.process_queue, request.message_queue
+    running = impl.running if running is None else running
+    paused = impl.paused if paused is None else paused
     if pq.dropped:
         return PullDecision("stop", reason="the queue was dropped")
     pq.last_pull_timestamp = impl.clock.now()
@@ -89,10 +98,8 @@ def pull_message(
         if not pq.locked:
             return PullDecision("retry", DELAY_WHEN_EXCEPTION, "the orderly queue is not locked")
         if not request.previously_locked:
-            try:
+            try:  # 5.3.3 throws for any offset < 0; 4.9.8 goes on with -1 (derived)
                 offset = impl.compute_pull_from_where_with_exception(mq)
-                if offset < 0:
-                    raise MQClientException(f"unexpected offset {offset}")
             except MQClientException:
                 return PullDecision("retry", DELAY_WHEN_EXCEPTION, "the start offset could not be read")
             request.previously_locked = True
@@ -121,7 +128,9 @@ def process_pull_result(
         next_begin_offset = messages[-1].queue_offset + 1 if messages else request.next_offset
     if status == FOUND:
         request.next_offset = next_begin_offset
-        return pq.put_message(list(messages or []))
+        if not messages:
+            return False  # nothing found after filtering: pulled again at once, nothing cached
+        return pq.put_message(list(messages))
     if status in (NO_NEW_MSG, NO_MATCHED_MSG):
         request.next_offset = next_begin_offset
         if pq.msg_count == 0:
@@ -139,7 +148,32 @@ def process_pull_result(
         if impl.version == "4.9.8":
             impl.timers.schedule(OFFSET_ILLEGAL_REMOVE_DELAY, remove, f"offset illegal {mq}")
         else:
-            remove()
-            impl.rebalance_later(0)  # rebalanceImmediately
+            impl.offset_store.update_and_freeze_offset(mq, request.next_offset)
+            impl.offset_store.persist(mq)
+            impl.remove_process_queue(mq)
+            impl.rebalance_immediately()
         return None
     raise ValueError(f"unknown pull status {status!r}")
+
+
+def pull_exception_delay(response_code: Optional[str] = None) -> int:
+    """When a failed pull is retried: 20 ms after the broker's ``FLOW_CONTROL``, else 3 s."""
+    return DELAY_WHEN_BROKER_FLOW_CONTROL if response_code == FLOW_CONTROL else DELAY_WHEN_EXCEPTION
+
+
+def lite_pull_task(impl: RebalanceImpl, mq: MessageQueue, pq: Optional[ProcessQueue], cancelled: bool = False) -> bool:
+    """One turn of lite pull's ``PullTaskImpl``: whether it pulls. It stops for a cancelled task
+    or a missing or dropped queue; only 5.3.3 refreshes ``last_pull_timestamp``."""
+    if cancelled or pq is None or pq.dropped:
+        return False
+    if impl.version == "5.3.3":
+        pq.last_pull_timestamp = impl.clock.now()
+    return True
+
+
+def lite_pull_result(pq: ProcessQueue, messages: List[Message]) -> List[Message]:
+    """What lite pull keeps of a pull's messages for ``poll``: nothing once the queue was dropped."""
+    if pq is None or pq.dropped:
+        return []
+    pq.put_message(list(messages))
+    return list(messages)

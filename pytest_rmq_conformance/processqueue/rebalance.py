@@ -142,6 +142,8 @@ class RebalanceImpl:
         self.allocate_errors: List[tuple] = []
         self.balanced: Dict[str, bool] = {}
         self.paused = False
+        #: false once the client has shut down or crashed: its delayed calls do nothing
+        self.running = True
 
     # -- Java's accessors ----------------------------------------------------
 
@@ -207,7 +209,7 @@ class RebalanceImpl:
         mq_set = self.topic_subscribe_info_table.get(topic)
         if self.message_model == BROADCASTING:
             if mq_set is None:
-                if self.version == "5.3.3":
+                if self.version == "5.3.3" and not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
                     self.message_queue_changed(topic, set(), set())
                 return True
             need_lock = is_order if self.version == "4.9.8" else False
@@ -285,7 +287,11 @@ class RebalanceImpl:
         self.offset_store.remove_offset(mq)
 
     def rebalance_later(self, delay: int) -> None:
+        """Ask for another rebalance ``delay`` ms from now (recorded in ``rebalance_later_requests``)."""
         self.rebalance_later_requests.append(delay)
+
+    def rebalance_immediately(self) -> None:
+        self.rebalance_later(0)
 
     def dispatch_pull_request(self, requests: List[PullRequest], delay: int) -> None:
         """Lite pull and pull consumers start no pull chain here."""
@@ -412,12 +418,34 @@ class RebalanceImpl:
             pq.dropped = True
         self.process_queue_table.clear()
 
+    def reset_offset(self, topic: str, offset_table: Dict[MessageQueue, int]) -> None:
+        """``MQClientInstance.resetOffset``: pause, drop and clear the topic's queues named in
+        ``offset_table``; 10 s later set their offsets, run the removal steps, take them out of
+        the table and resume (the next rebalance adds them afresh)."""
+        self.paused = True
+        for mq, pq in self.process_queue_table.items():
+            if mq.topic == topic and mq in offset_table:
+                pq.dropped = True
+                pq.clear()
+
+        def apply() -> None:
+            for mq in list(self.process_queue_table):
+                if mq.topic == topic and mq in offset_table:
+                    self.offset_store.update_offset(mq, offset_table[mq], False)
+                    self.remove_unnecessary_message_queue(mq, self.process_queue_table[mq])
+                    del self.process_queue_table[mq]
+            self.paused = False
+
+        self.timers.schedule(10000, apply, f"reset offset {topic}")
+
 
 class RebalancePushImpl(RebalanceImpl):
     """A push consumer (``CONSUME_PASSIVELY``): pull-expired queues are dropped, orderly queues
     need the broker's lock, and removal of an orderly queue may fail (a zombie stays)."""
 
     CONSUME_TYPE = CONSUME_PASSIVELY
+    #: Java's default (the instance's own is ``config.unlock_delay_time_mills``)
+    UNLOCK_DELAY_TIME_MILLS = ClientConfig.unlock_delay_time_mills
 
     def __init__(self, *args, pull_threshold_for_queue: int = 1000, pull_threshold_for_topic: int = -1,
                  pull_threshold_size_for_queue: int = 100, pull_threshold_size_for_topic: int = -1, **kwargs):
@@ -428,6 +456,7 @@ class RebalancePushImpl(RebalanceImpl):
         self.pull_threshold_size_for_topic = pull_threshold_size_for_topic
         #: ``MessageQueueListener`` of 5.3.3: called with ``(topic, mq_all, mq_divided)``
         self.message_queue_listener: Optional[Callable[[str, Set[MessageQueue], Set[MessageQueue]], None]] = None
+        self.listener_errors: List[tuple] = []
         self.heartbeats = 0
 
     def do_rebalance(self, is_order: Optional[bool] = None) -> Optional[bool]:
@@ -440,22 +469,41 @@ class RebalancePushImpl(RebalanceImpl):
         return self.consume_orderly and self.message_model == CLUSTERING
 
     def remove_unnecessary_message_queue(self, mq: MessageQueue, pq: ProcessQueue) -> bool:
+        """Persist and forget the offset; an orderly CLUSTERING queue also gives its broker lock
+        back, which needs its consume lock (4.9.8: within 1 s; 5.3.3: see
+        :meth:`try_remove_order_message_queue`). ``False`` leaves a zombie in the table."""
         if self.version == "4.9.8":
             self.offset_store.persist(mq)
             self.offset_store.remove_offset(mq)
             if not self._orderly_clustering():
                 return True
             if pq.consume_lock.try_lock(self.clock.now(), 1000):
-                if pq.has_temp_message():
-                    self.timers.schedule(self.config.unlock_delay_time_mills, lambda: self.unlock(mq), f"unlock {mq}")
-                else:
-                    self.unlock(mq)
-                return True
+                return self.unlock_delay(mq, pq)
             pq.try_unlock_times += 1
             return False
         if not self._orderly_clustering():
             return super().remove_unnecessary_message_queue(mq, pq)
         self.offset_store.persist(mq)
+        return self.try_remove_order_message_queue(mq, pq)
+
+    def unlock_delay(self, mq: MessageQueue, pq: ProcessQueue) -> bool:
+        """4.9.8: release the broker lock now, or ``UNLOCK_DELAY_TIME_MILLS`` later when messages
+        are cached (a client that stopped meanwhile sends nothing)."""
+        if pq.has_temp_message():
+
+            def later() -> None:
+                if self.running:
+                    self.unlock(mq)
+
+            self.timers.schedule(self.config.unlock_delay_time_mills, later, f"unlock {mq}")
+        else:
+            self.unlock(mq)
+        return True
+
+    def try_remove_order_message_queue(self, mq: MessageQueue, pq: ProcessQueue) -> bool:
+        """5.3.3: forced when the dropped queue's lock is older than 20 s, else only if the
+        consume (write) lock comes within 500 ms: persist, forget the offset, clear ``locked``,
+        unlock."""
         now = self.clock.now()
         force = pq.dropped and now > pq.last_lock_timestamp + self.config.unlock_delay_time_mills
         if force or pq.consume_lock.try_lock(now, 500):
@@ -482,7 +530,10 @@ class RebalancePushImpl(RebalanceImpl):
                 self.pull_threshold_size_for_queue = max(1, self.pull_threshold_size_for_topic // count)
         self.heartbeats += 1
         if self.version == "5.3.3" and self.message_queue_listener is not None:
-            self.message_queue_listener(topic, mq_all, mq_divided)
+            try:
+                self.message_queue_listener(topic, mq_all, mq_divided)
+            except Exception as exc:  # Java logs what the user's listener throws
+                self.listener_errors.append((self.clock.now(), topic, exc))
 
     def compute_pull_from_where_with_exception(self, mq: MessageQueue) -> int:
         last = self.offset_store.read_offset(mq, READ_FROM_STORE)

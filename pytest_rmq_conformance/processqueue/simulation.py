@@ -249,7 +249,7 @@ class GroupSimulation:
         impl.offset_store.persist_all(list(impl.process_queue_table))
         self.broker.unregister(self.consumer_group, client_id)
         impl.destroy()
-        client.alive = False
+        impl.running = client.alive = False
         self._observe(client)
         self._say(client_id, "left")
         self._notify_all()
@@ -260,7 +260,7 @@ class GroupSimulation:
         ``detected_after`` ms (0: the connection closed with it; 120000: a host that vanished)."""
         client = self._live(client_id)
         self.events.append((self.clock.now(), f"crash {client_id}"))
-        client.alive = False
+        client.impl.running = client.alive = False
         for pq in client.impl.process_queue_table.values():
             pq.consume_lock.release()
         self._observe(client)
@@ -566,31 +566,47 @@ class GroupSimulation:
         self.timers.schedule(flow.listener_time(mq, msg.queue_offset), done, f"consume {mq}")
 
     def _orderly_run(self, client: _Client, mq: MessageQueue, pq: ProcessQueue, delay: int) -> None:
-        self.timers.schedule(delay, lambda: self._orderly_step(client, mq, pq), f"orderly {mq}")
+        """Submit a ``ConsumeRequest`` for ``mq`` to run ``delay`` ms from now."""
+        self.timers.schedule(delay, lambda: self._orderly_enter(client, mq, pq), f"orderly {mq}")
 
-    def _orderly_step(self, client: _Client, mq: MessageQueue, pq: ProcessQueue) -> None:
-        """One turn of ``ConsumeMessageOrderlyService.ConsumeRequest.run``."""
+    def _clustering_lock_lost(self, pq: ProcessQueue) -> bool:
+        return self.message_model == CLUSTERING and (not pq.locked or pq.is_lock_expired())
+
+    def _orderly_enter(self, client: _Client, mq: MessageQueue, pq: ProcessQueue) -> None:
+        """``ConsumeRequest.run`` on entry: consume only under a live lock, else lock in 100 ms."""
+        if pq.dropped or not client.alive:
+            return
+        if self._clustering_lock_lost(pq):
+            return self._try_lock_later_and_reconsume(client, mq, pq, 100)
+        self._orderly_step(client, mq, pq, self.clock.now())
+
+    def _orderly_step(self, client: _Client, mq: MessageQueue, pq: ProcessQueue, started: int) -> None:
+        """One turn of the consume loop that began at ``started`` (the listener takes time)."""
         flow = self.flow
         assert flow is not None
         if pq.dropped or not client.alive:
             return
-        clustering = self.message_model == CLUSTERING
-        if clustering and (not pq.locked or pq.is_lock_expired()):
-            return self._try_lock_later_and_reconsume(client, mq, pq, 100)
+        if self._clustering_lock_lost(pq):
+            return self._try_lock_later_and_reconsume(client, mq, pq, 10)
+        if self.clock.now() - started > self.config.max_time_consume_continuously:
+            return self._orderly_run(client, mq, pq, 10)
         taken = pq.take_messages(1)
         if not taken:
             return
-        start = self.clock.now()
+        begin = self.clock.now()
         took = flow.listener_time(mq, taken[0].queue_offset)
-        pq.consume_lock.hold_until(start + took)
+        pq.consume_lock.hold_until(begin + took)
 
         def done() -> None:
             if not client.alive:
                 return
             pq.consume_lock.release()
-            self.consumed.append(Consumption(client.client_id, mq, taken[0].queue_offset, start, self.clock.now()))
-            process_consume_result_orderly(pq, mq, taken, SUCCESS, offset_store=client.impl.offset_store)
-            self._orderly_run(client, mq, pq, 0)
+            self.consumed.append(Consumption(client.client_id, mq, taken[0].queue_offset, begin, self.clock.now()))
+            result = process_consume_result_orderly(pq, mq, taken, SUCCESS, offset_store=client.impl.offset_store)
+            if result.continue_consume:
+                self._orderly_step(client, mq, pq, started)
+            elif result.resubmit_after is not None:
+                self._orderly_run(client, mq, pq, result.resubmit_after)
 
         self.timers.schedule(took, done, f"consume {mq}")
 
