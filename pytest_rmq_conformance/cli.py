@@ -3,6 +3,7 @@
     rmq-conformance replay                      replay every golden vector against the reference ports
     rmq-conformance golden check [DIR]          validate a golden directory
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
+    rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
 """
 
 from __future__ import annotations
@@ -75,6 +76,49 @@ def _golden_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sweep(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
+    from pytest_rmq_conformance.strategies import parse_release
+
+    try:
+        space = SweepSpace(
+            queues=parse_range(args.queues, "--queues", 1, 100000),
+            consumers=parse_range(args.consumers, "--consumers", 1, 10000),
+            events=tuple(e.strip() for e in args.events.split(",") if e.strip()),
+            seed=args.seed,
+            count=args.scenarios,
+        )
+        parse_release(args.reference_version)
+    except ValueError as exc:
+        print(f"rmq-conformance sweep: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        from pytest_rmq_conformance.pipeline.job import run_sweep
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        print(f"rmq-conformance sweep: {exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'", file=sys.stderr)
+        return 2
+    specs = args.strategy or sorted(REFERENCE_CLASSES)
+    summary = run_sweep(
+        specs,
+        space,
+        args.out,
+        version=args.reference_version,
+        master=args.master,
+        partitions=args.partitions,
+        timeout=args.timeout or None,
+        progress=not args.quiet,
+    )
+    print(f"{'strategy':<32} {'scenarios':>9} {'failing':>8} {'churn mean':>10} {'p99':>6} {'max':>5} {'bound':>7}")
+    for entry in summary["strategies"]:
+        churn = entry["churn"]
+        print(
+            f"{entry['name']:<32} {entry['scenarios']:>9} {entry['failing_scenarios']:>8} {churn['mean']:>10.2f} "
+            f"{churn['p99']:>6.1f} {churn['max']:>5} {churn['lower_bound_mean']:>7.2f}"
+        )
+    print(f"report: {args.out / 'report.html'}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rmq-conformance",
@@ -109,6 +153,34 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("source", type=Path, help="folder holding one sub-folder per release")
     build.add_argument("--out", type=Path, required=True, help="golden directory to (re)write")
     build.set_defaults(handler=_golden_import)
+
+    sweep = commands.add_parser(
+        "sweep",
+        help="check invariants and measure churn over many generated scenarios, on Spark",
+        description="Draw SCENARIOS groups from the queue and consumer ranges (layouts of brokers and "
+        "topics included), apply one membership change to each, and evaluate every strategy on "
+        "Spark: each client's share before and after, the invariants it claims, the difference "
+        "from the Java reference port, the queues moved against the fewest a balanced group needs, "
+        "and the imbalance. Writes DIR/results (Parquet, one row per scenario and strategy), "
+        "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra: "
+        "pip install 'pytest-rmq-conformance[sweep]' (PySpark, Java 17).",
+    )
+    sweep.add_argument(
+        "--strategy", action="append", metavar="SPEC",
+        help="a strategy as --rmq-strategy names it (repeatable; default: the six reference strategies)",
+    )
+    sweep.add_argument("--queues", default="1:1024", metavar="MIN:MAX", help="queues per group (default 1:1024)")
+    sweep.add_argument("--consumers", default="1:100", metavar="MIN:MAX", help="clients per group (default 1:100)")
+    sweep.add_argument("--events", default="leave,join,crash", help="membership changes drawn (default leave,join,crash)")
+    sweep.add_argument("--scenarios", type=int, default=2000, help="how many scenarios (default 2000)")
+    sweep.add_argument("--seed", type=int, default=0, help="the seed the scenarios are drawn from (default 0)")
+    sweep.add_argument("--reference-version", default="5.3.3", help="RocketMQ release of the reference ports (default 5.3.3)")
+    sweep.add_argument("--master", default="local[*]", help="Spark master (default local[*]; e.g. spark://host:7077)")
+    sweep.add_argument("--partitions", type=int, help="Spark partitions of the scenarios (default 4 per core)")
+    sweep.add_argument("--timeout", type=float, default=2.0, help="seconds one allocate() call may take (default 2)")
+    sweep.add_argument("--out", type=Path, default=Path("sweep-out"), metavar="DIR", help="output directory (default sweep-out)")
+    sweep.add_argument("--quiet", action="store_true", help="no progress lines")
+    sweep.set_defaults(handler=_sweep)
     return parser
 
 

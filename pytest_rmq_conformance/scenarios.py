@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from pytest_rmq_conformance.model import MessageQueue
 
-__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS"]
+__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS", "default_params"]
 
 #: membership events: a new client joins, a member leaves gracefully, a member crashes
 #: (it is gone from ``cid_all``; if it comes back it is a new process, with a fresh instance)
@@ -111,3 +111,19 @@ class Plan:
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+def default_params(family: Optional[str], mq_all: Sequence[MessageQueue]) -> Dict[str, Any]:
+    """A configuration of ``family`` (golden vocabulary) that suits ``mq_all``: 10 virtual
+    nodes, the rooms the brokers name, rooms split off ``@``, or every queue configured."""
+    from pytest_rmq_conformance.strategies.machine_room import broker_room
+
+    if family == "CONSISTENT_HASH":
+        return {"virtualNodeCnt": 10}
+    if family == "MACHINE_ROOM":
+        return {"consumeridcs": sorted({room for mq in mq_all if (room := broker_room(mq.broker_name))})}
+    if family == "MACHINE_ROOM_NEARBY":
+        return {"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "@"}}
+    if family == "CONFIG":
+        return {"messageQueueList": [mq.to_json() for mq in mq_all]}
+    return {}

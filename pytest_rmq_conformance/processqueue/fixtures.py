@@ -20,14 +20,12 @@ from pytest_rmq_conformance.processqueue.config import ClientConfig, client_vers
 from pytest_rmq_conformance.processqueue.process_queue import ProcessQueue
 from pytest_rmq_conformance.processqueue.rebalance import REBALANCE_KINDS, RebalanceImpl
 from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
-from pytest_rmq_conformance.scenarios import Scenario
-from pytest_rmq_conformance.strategies.machine_room import broker_room
+from pytest_rmq_conformance.scenarios import Scenario, default_params
 from pytest_rmq_conformance.timeouts import call_with_timeout
 
 __all__ = [
     "ExampleClock",
     "TimedStrategy",
-    "default_params",
     "rmq_client_version",
     "rmq_clock",
     "rmq_process_queue",
@@ -83,19 +81,6 @@ class TimedStrategy:
         return call_with_timeout(
             lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
         )
-
-
-def default_params(family: Optional[str], mq_all: Sequence[MessageQueue]) -> Dict[str, Any]:
-    """A configuration of ``family`` (golden vocabulary) that suits ``mq_all``."""
-    if family == "CONSISTENT_HASH":
-        return {"virtualNodeCnt": 10}
-    if family == "MACHINE_ROOM":
-        return {"consumeridcs": sorted({room for mq in mq_all if (room := broker_room(mq.broker_name))})}
-    if family == "MACHINE_ROOM_NEARBY":
-        return {"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "@"}}
-    if family == "CONFIG":
-        return {"messageQueueList": [mq.to_json() for mq in mq_all]}
-    return {}
 
 
 @pytest.fixture(scope="session")

@@ -15,11 +15,11 @@ from pytest_rmq_conformance.calls import Hang
 from pytest_rmq_conformance.generated import PropertyFailure, run_generated
 from pytest_rmq_conformance.groups import java_ordered
 from pytest_rmq_conformance.invariants import minimum_moves
-from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy, default_params
+from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
 from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
 from pytest_rmq_conformance.properties import eligible_queues
 from pytest_rmq_conformance.reporting import format_generated
-from pytest_rmq_conformance.scenarios import Event, Plan, Scenario
+from pytest_rmq_conformance.scenarios import Event, Plan, Scenario, default_params
 from pytest_rmq_conformance.timeouts import CallTimeout
 
 #: how long a group may take to reach one owner per queue after a change (ms of simulated time)

@@ -1,0 +1,241 @@
+"""The sweep on Spark: scenario ids as a DataFrame, evaluated partition by partition through
+Arrow (``mapInArrow``), per-scenario results as Parquet, per-strategy aggregates as
+``summary.json``.
+
+Outputs appear atomically: everything is written under a temporary directory next to ``out``
+and moved into place once complete, so ``out`` never holds a half-written report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+import uuid
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+
+from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator
+from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
+from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
+
+__all__ = ["run_sweep", "evaluate_batches", "spark_session", "with_retries", "arrow_schema", "EXAMPLES"]
+
+#: the comparisons the report leads with: (title, queues, consumers, which client leaves or None to join)
+EXAMPLES = [
+    ("24 queues, 4 clients, the second leaves", 24, 4, 1),
+    ("24 queues, 4 clients, a fifth joins", 24, 4, None),
+]
+_LOG4J = Path(__file__).with_name("log4j2.properties")
+
+
+def arrow_schema():
+    import pyarrow as pa
+
+    types = {
+        "int64": pa.int64(),
+        "int32": pa.int32(),
+        "string": pa.string(),
+        "bool": pa.bool_(),
+        "float64": pa.float64(),
+        "list<string>": pa.list_(pa.string()),
+    }
+    return pa.schema([(name, types[kind]) for name, kind in RESULT_FIELDS])
+
+
+def spark_ddl() -> str:
+    types = {
+        "int64": "bigint",
+        "int32": "int",
+        "string": "string",
+        "bool": "boolean",
+        "float64": "double",
+        "list<string>": "array<string>",
+    }
+    return ", ".join(f"{name} {types[kind]}" for name, kind in RESULT_FIELDS)
+
+
+def evaluate_batches(specs: Sequence[str], space: SweepSpace, version: str, timeout: Optional[float]):
+    """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        schema = arrow_schema()
+        evaluators = [Evaluator(spec, version, timeout) for spec in specs]
+        for batch in batches:
+            rows: List[Dict[str, Any]] = []
+            for index in batch.column(0).to_pylist():
+                drawn = space.scenario(index)
+                rows.extend(evaluator.evaluate(drawn) for evaluator in evaluators)
+            yield pa.RecordBatch.from_pylist(rows, schema=schema)
+
+    return run
+
+
+def with_retries(master: str, attempts: int = 4) -> str:
+    """Local mode retries a failed task only when told how often: ``local[2]`` -> ``local[2,4]``."""
+    match = re.fullmatch(r"local\[(\*|\d+)\]", master)
+    if master == "local":
+        return f"local[1,{attempts}]"
+    return f"local[{match.group(1)},{attempts}]" if match else master
+
+
+def spark_session(master: str, quiet: bool = True):
+    """A Spark session on ``master`` whose workers run this Python, with Spark's logging
+    limited to errors (``quiet``); in local mode a failed task is tried up to 4 times."""
+    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master(with_retries(master))
+        .appName("rmq-conformance sweep")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.task.maxFailures", "4")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "256")
+    )
+    if quiet:
+        options = f"-Dlog4j2.configurationFile={_LOG4J.as_uri()}"
+        builder = builder.config("spark.driver.extraJavaOptions", options).config("spark.executor.extraJavaOptions", options)
+    session = builder.getOrCreate()
+    if quiet:
+        session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+class _Progress:
+    """Prints how many of the evaluation's tasks are done, once a second, on stderr."""
+
+    def __init__(self, spark, total: int, enabled: bool, say: Callable[[str], None]):
+        self.spark, self.total, self.enabled, self.say = spark, total, enabled, say
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self):
+        if self.enabled:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self.enabled:
+            self._thread.join()
+
+    def _watch(self) -> None:
+        tracker = self.spark.sparkContext.statusTracker()
+        last = None
+        while not self._stop.wait(1.0):
+            done = running = 0
+            for stage_id in tracker.getActiveStageIds():
+                info = tracker.getStageInfo(stage_id)
+                if info is not None:
+                    done += info.numCompletedTasks
+                    running += info.numActiveTasks
+            line = f"  evaluating: {done}/{self.total} partitions done, {running} running"
+            if line != last and (done or running):
+                self.say(line)
+                last = line
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def run_sweep(
+    specs: Sequence[str],
+    space: SweepSpace,
+    out: Path,
+    *,
+    version: str = "5.3.3",
+    master: str = "local[*]",
+    partitions: Optional[int] = None,
+    timeout: Optional[float] = 2.0,
+    report: bool = True,
+    progress: bool = True,
+    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    spark=None,
+) -> Dict[str, Any]:
+    """Evaluate ``space`` for every spec on Spark and write ``out/results/`` (Parquet),
+    ``out/summary.json`` and, with ``report``, ``out/report.md``, ``out/report.html`` and the
+    plots. Returns the summary."""
+    started = time.perf_counter()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
+    staging.mkdir()
+    own_session = spark is None
+    spark = spark or spark_session(master)
+    try:
+        parts = partitions or max(2, spark.sparkContext.defaultParallelism * 4)
+        say(f"rmq-conformance sweep: {space.count} scenarios x {len(specs)} strategies on {master}, {parts} partitions")
+        ids = spark.range(0, space.count, numPartitions=parts)
+        results = ids.mapInArrow(evaluate_batches(list(specs), space, version, timeout), spark_ddl())
+        with _Progress(spark, parts, progress, say):
+            results.write.mode("overwrite").parquet(str(staging / "results"))
+        stored = spark.read.parquet(str(staging / "results"))
+        summary = summarize(
+            stored,
+            specs=specs,
+            space=space,
+            version=version,
+            master=master,
+            partitions=parts,
+            examples=_examples(specs, version, timeout),
+        )
+        summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
+        validate_summary(summary)
+        _write_json(staging / "summary.json", summary)
+        if report:
+            from pytest_rmq_conformance.pipeline.report import write_report
+
+            write_report(summary, staging)
+        _publish(staging, out)
+        say(f"rmq-conformance sweep: wrote {out} in {summary['elapsed_seconds']:.1f} s")
+        return summary
+    finally:
+        if own_session:
+            spark.stop()
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _examples(specs: Sequence[str], version: str, timeout: Optional[float]) -> List[Dict[str, Any]]:
+    """The fixed comparisons, evaluated on the driver (they are a handful of calls)."""
+    evaluators = [Evaluator(spec, version, timeout) for spec in specs]
+    examples = []
+    for title, queues, consumers, leaver in EXAMPLES:
+        drawn = fixed_example(queues, consumers, leaver)
+        rows = []
+        for evaluator in evaluators:
+            row = evaluator.evaluate(drawn)
+            rows.append(
+                {
+                    "spec": evaluator.spec,
+                    "name": row["name"],
+                    "moved": row["moved"],
+                    "lower_bound": row["lower_bound"],
+                    "own": row["own"],
+                    "violations": sorted(set(row["violation_kinds"])),
+                }
+            )
+        examples.append({"title": title, "rows": rows})
+    return examples
+
+
+def _publish(staging: Path, out: Path) -> None:
+    """Move the finished outputs into ``out``, replacing any earlier sweep's."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in ("results", "summary.json", "report.md", "report.html"):
+        target = out / old
+        if target.is_dir():
+            shutil.rmtree(target)
+    for item in sorted(staging.iterdir()):
+        os.replace(item, out / item.name)

@@ -1,0 +1,158 @@
+"""Per-strategy aggregates of a sweep's results, computed by Spark, as ``summary.json``.
+
+Every figure is exact and independent of partitioning: sums and counts of integers, exact
+percentiles, and examples chosen by the smallest scenario id.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Sequence
+
+from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance.pipeline.space import SweepSpace
+from pytest_rmq_conformance.resources import schema_validator
+
+__all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS"]
+
+EXAMPLES_PER_KIND = 3
+BINS = 8
+
+
+class SummaryError(ValueError):
+    """A summary that does not match ``schemas/sweep-summary.schema.json``."""
+
+
+def validate_summary(summary: Dict[str, Any]) -> None:
+    errors = sorted(schema_validator("sweep-summary").iter_errors(summary), key=lambda e: list(e.path))
+    if errors:
+        where = "/".join(str(p) for p in errors[0].path) or "(top)"
+        raise SummaryError(f"summary.json does not match its schema at {where}: {errors[0].message}")
+
+
+def _round(value: Any) -> Any:
+    return None if value is None else round(float(value), 4)
+
+
+def _bin_edges(low: int, high: int) -> List[int]:
+    step = max(1, -(-(high - low + 1) // BINS))
+    return list(range(low, high + 1, step))
+
+
+def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, master: str, partitions: int,
+              examples: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """The summary of the results DataFrame ``df`` (one row per scenario and strategy)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.window import Window
+
+    totals = {
+        row["strategy"]: row
+        for row in df.groupBy("strategy")
+        .agg(
+            F.count("*").alias("scenarios"),
+            F.sum("calls").alias("calls"),
+            F.sum(F.when(F.col("violation_count") > 0, 1).otherwise(0)).alias("failing"),
+            F.first("name").alias("name"),
+            F.avg("moved").alias("moved_mean"),
+            F.percentile("moved", F.lit(0.5)).alias("p50"),
+            F.percentile("moved", F.lit(0.99)).alias("p99"),
+            F.max("moved").alias("moved_max"),
+            F.avg("lower_bound").alias("bound_mean"),
+            F.avg(F.col("moved") - F.col("lower_bound")).alias("excess_mean"),
+            F.avg("imbalance").alias("imbalance_mean"),
+            F.max("imbalance").alias("imbalance_max"),
+        )
+        .collect()
+    }
+    exploded = df.where(F.col("violation_count") > 0).select(
+        "strategy", "scenario", "group", F.explode(F.arrays_zip("violation_kinds", "violation_details")).alias("v")
+    ).select("strategy", "scenario", "group", F.col("v.violation_kinds").alias("kind"), F.col("v.violation_details").alias("detail"))
+    counts = exploded.groupBy("strategy", "kind").agg(F.count("*").alias("count")).collect()
+    first = Window.partitionBy("strategy", "kind").orderBy("scenario", "detail")
+    picked = (
+        exploded.withColumn("rank", F.row_number().over(first)).where(F.col("rank") <= EXAMPLES_PER_KIND)
+        .orderBy("strategy", "kind", "rank").collect()
+    )
+    by_event = df.groupBy("strategy", "event").agg(
+        F.count("*").alias("scenarios"), F.avg("moved").alias("moved"), F.avg("lower_bound").alias("bound")
+    ).orderBy("strategy", "event").collect()
+    by_consumers = df.groupBy("strategy", "event", "consumers").agg(
+        F.count("*").alias("scenarios"), F.avg("moved").alias("moved"), F.avg("lower_bound").alias("bound")
+    ).orderBy("strategy", "event", "consumers").collect()
+    q_edges, c_edges = _bin_edges(*space.queues), _bin_edges(*space.consumers)
+    q_step, c_step = q_edges[1] - q_edges[0] if len(q_edges) > 1 else 1, c_edges[1] - c_edges[0] if len(c_edges) > 1 else 1
+    grid = (
+        df.withColumn("qbin", F.floor((F.col("queues") - space.queues[0]) / q_step))
+        .withColumn("cbin", F.floor((F.col("consumers") - space.consumers[0]) / c_step))
+        .groupBy("strategy", "qbin", "cbin")
+        .agg(F.count("*").alias("scenarios"), F.avg("imbalance").alias("imbalance"))
+        .orderBy("strategy", "qbin", "cbin")
+        .collect()
+    )
+    strategies = []
+    for spec in specs:
+        total = totals.get(spec)
+        if total is None:
+            continue
+        violations = []
+        for count in sorted((c for c in counts if c["strategy"] == spec), key=lambda c: (-c["count"], c["kind"])):
+            shown = [
+                {"scenario": p["scenario"], "detail": p["detail"], "group": p["group"]}
+                for p in picked
+                if p["strategy"] == spec and p["kind"] == count["kind"]
+            ]
+            violations.append({"kind": count["kind"], "count": count["count"], "examples": shown})
+        strategies.append(
+            {
+                "spec": spec,
+                "name": total["name"],
+                "scenarios": total["scenarios"],
+                "calls": int(total["calls"] or 0),
+                "failing_scenarios": int(total["failing"] or 0),
+                "violations": violations,
+                "churn": {
+                    "mean": _round(total["moved_mean"]),
+                    "p50": _round(total["p50"]),
+                    "p99": _round(total["p99"]),
+                    "max": int(total["moved_max"]),
+                    "lower_bound_mean": _round(total["bound_mean"]),
+                    "excess_mean": _round(total["excess_mean"]),
+                },
+                "imbalance": {"mean": _round(total["imbalance_mean"]), "max": int(total["imbalance_max"])},
+                "by_event": [
+                    {"event": r["event"], "scenarios": r["scenarios"], "moved_mean": _round(r["moved"]), "lower_bound_mean": _round(r["bound"])}
+                    for r in by_event
+                    if r["strategy"] == spec
+                ],
+                "churn_by_consumers": [
+                    {
+                        "consumers": r["consumers"],
+                        "event": r["event"],
+                        "scenarios": r["scenarios"],
+                        "moved_mean": _round(r["moved"]),
+                        "lower_bound_mean": _round(r["bound"]),
+                    }
+                    for r in by_consumers
+                    if r["strategy"] == spec
+                ],
+                "imbalance_grid": [
+                    {
+                        "queues_bin": [space.queues[0] + r["qbin"] * q_step, min(space.queues[1], space.queues[0] + (r["qbin"] + 1) * q_step - 1)],
+                        "consumers_bin": [space.consumers[0] + r["cbin"] * c_step, min(space.consumers[1], space.consumers[0] + (r["cbin"] + 1) * c_step - 1)],
+                        "scenarios": r["scenarios"],
+                        "imbalance_mean": _round(r["imbalance"]),
+                    }
+                    for r in grid
+                    if r["strategy"] == spec
+                ],
+            }
+        )
+    return {
+        "tool": f"pytest-rmq-conformance {__version__}",
+        "space": space.describe(),
+        "reference_version": version,
+        "master": master,
+        "partitions": partitions,
+        "elapsed_seconds": 0.0,
+        "strategies": strategies,
+        "examples": examples,
+    }

@@ -1,0 +1,17 @@
+"""A strategy whose Spark Python worker dies the first time it runs in a sweep (the marker file
+in ``$RMQ_DIE_ONCE`` remembers; the driver, ``$RMQ_DRIVER_PID``, never dies): Spark must retry
+the task."""
+
+import os
+
+from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+
+
+class DiesOnce(AllocateMessageQueueAveragely):
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        marker = os.environ.get("RMQ_DIE_ONCE")
+        worker = os.environ.get("RMQ_DRIVER_PID") != str(os.getpid())
+        if marker and worker and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(3)
+        return super().allocate(consumer_group, current_cid, mq_all, cid_all)

@@ -1,0 +1,195 @@
+"""The sweep: its scenario space and evaluation (pure), and a small sweep on local Spark
+checked against hand-computed numbers."""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_rmq_conformance.cli import main
+from pytest_rmq_conformance.pipeline.evaluate import Evaluator
+from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example, parse_range
+
+TESTS = Path(__file__).parent
+
+
+@pytest.fixture(autouse=True)
+def importable_breakers(monkeypatch):
+    """``breakers:Gaps`` resolves in this process and in Spark's Python workers."""
+    monkeypatch.syspath_prepend(str(TESTS))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
+
+
+# -- the scenario space and one evaluation ---------------------------------------------
+
+
+def test_scenario_i_is_the_same_whoever_draws_it():
+    space = SweepSpace(queues=(1, 300), consumers=(1, 40), seed=5)
+    assert [space.scenario(i) for i in (3, 0, 7)] == [SweepSpace(queues=(1, 300), consumers=(1, 40), seed=5).scenario(i) for i in (3, 0, 7)]
+    assert space.scenario(3) != SweepSpace(queues=(1, 300), consumers=(1, 40), seed=6).scenario(3)
+    drawn = [space.scenario(i) for i in range(300)]
+    assert {d.event for d in drawn} == {"leave", "join", "crash"}
+    assert {d.topics for d in drawn} == {1, 2, 3} and {d.brokers for d in drawn} == {1, 2, 4} and {d.rooms for d in drawn} == {True, False}
+    assert all(1 <= len(d.mq_all) <= 300 and 1 <= len(d.members) <= 40 for d in drawn)
+    assert all(d.event == "join" for d in drawn if len(d.members) == 1)
+
+
+@pytest.mark.parametrize("text, error", [("5:2", "MIN <= MAX"), ("a:b", "MIN:MAX or a number"), ("0:3", "1 <= MIN")])
+def test_ranges_are_checked(text, error):
+    with pytest.raises(ValueError, match=error):
+        parse_range(text, "--queues", 1, 1024)
+
+
+def test_the_spec_example_by_hand():
+    """24 queues, 4 clients, the second leaves: AVG moves 8 ownerships (the leaver's 6 plus 2
+    that shift between survivors; a balanced group needs 6); consistent hashing moves exactly
+    the leaver's."""
+    drawn = fixed_example(24, 4, 1)
+    avg = Evaluator("AVG").evaluate(drawn)
+    assert (avg["moved"], avg["lower_bound"], avg["own"], avg["imbalance"]) == (8, 6, 6, 0)
+    ch = Evaluator("CONSISTENT_HASH").evaluate(drawn)
+    assert ch["moved"] == ch["own"] and ch["violation_count"] == 0
+
+
+def test_a_wrong_strategy_shows_its_violations():
+    row = Evaluator("breakers:Gaps").evaluate(fixed_example(24, 4, 1))
+    assert "gap" in row["violation_kinds"] and json.loads(row["group"])["event"] == ["leave", "10.0.0.2@1"]
+
+
+FAULTY = """
+import time
+
+class Raises:
+    name = "RAISES"
+    def allocate(self, group, cid, mq_all, cid_all):
+        if len(cid_all) > 3:
+            raise RuntimeError("four is a crowd")
+        return list(mq_all) if cid == min(cid_all) else []
+
+class Hangs:
+    name = "HANGS"
+    def allocate(self, group, cid, mq_all, cid_all):
+        while True:
+            time.sleep(0.01)
+"""
+
+
+@pytest.fixture
+def faulty(tmp_path, monkeypatch):
+    (tmp_path / "faulty.py").write_text(FAULTY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+def test_a_strategy_that_raises_on_some_scenarios_or_does_not_load_is_recorded(faulty):
+    three = fixed_example(4, 3, None)  # 3 clients, a fourth joins: raises after the change only
+    raising = Evaluator("faulty:Raises").evaluate(three)
+    assert raising["violation_kinds"].count("exception") == 4  # every client after the join (and a gap)
+    assert Evaluator("faulty:Raises").evaluate(fixed_example(4, 3, 1))["violation_count"] == 0
+    assert Evaluator("no_such_module:Nothing").evaluate(three)["violation_kinds"] == ["load"]
+
+
+def test_a_hang_is_cut_off_and_recorded(faulty):
+    row = Evaluator("faulty:Hangs", timeout=0.2).evaluate(fixed_example(4, 2, 1))
+    assert row["violation_kinds"] == ["hang"]
+
+
+def test_the_sweep_command_checks_its_arguments(capsys):
+    assert main(["sweep", "--queues", "9:3", "--out", "x"]) == 2
+    assert "--queues must be MIN:MAX" in capsys.readouterr().err
+    assert main(["sweep", "--events", "leave,explode"]) == 2
+    assert "events must be among" in capsys.readouterr().err
+    assert main(["sweep", "--reference-version", "9.9.9"]) == 2
+
+
+# -- on Spark ---------------------------------------------------------------------------
+
+pyspark = pytest.importorskip("pyspark") if sys.version_info >= (3, 11) else None
+needs_spark = pytest.mark.skipif(pyspark is None, reason="the sweep runs on PySpark, which needs Python 3.11+")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pytest_rmq_conformance.pipeline.job import spark_session
+
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    session = spark_session("local[2]")
+    yield session
+    session.stop()
+
+
+def rows_of(out: Path):
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(out / "results").drop(["seconds"])
+    return sorted(table.to_pylist(), key=lambda r: (r["scenario"], r["strategy"]))
+
+
+SPACE = SweepSpace(queues=(1, 48), consumers=(1, 9), seed=11, count=60)
+SPECS = ["AVG", "CONSISTENT_HASH", "breakers:Gaps"]
+
+
+@needs_spark
+def test_a_small_sweep_matches_the_hand_computed_cases_and_catches_the_wrong_strategy(spark, tmp_path):
+    from pytest_rmq_conformance.pipeline.job import run_sweep
+
+    out = tmp_path / "sweep"
+    summary = run_sweep(SPECS, SPACE, out, master="local[2]", partitions=3, spark=spark, progress=False, report=False)
+    assert json.loads((out / "summary.json").read_text()) == summary
+    (leave, join) = summary["examples"]
+    avg, ch, gaps = leave["rows"]
+    assert (avg["moved"], avg["lower_bound"], avg["own"]) == (8, 6, 6)
+    assert ch["moved"] == ch["own"] and not ch["violations"]
+    assert gaps["violations"] == ["gap"]
+    by_spec = {entry["spec"]: entry for entry in summary["strategies"]}
+    assert by_spec["AVG"]["failing_scenarios"] == 0 and by_spec["AVG"]["imbalance"]["max"] <= 1
+    kinds = {v["kind"]: v for v in by_spec["breakers:Gaps"]["violations"]}
+    assert "gap" in kinds and kinds["gap"]["examples"][0]["group"]
+    # the aggregates agree with the per-scenario rows
+    rows = [r for r in rows_of(out) if r["strategy"] == "AVG"]
+    assert len(rows) == SPACE.count
+    assert by_spec["AVG"]["churn"]["max"] == max(r["moved"] for r in rows)
+    assert by_spec["AVG"]["churn"]["mean"] == round(sum(r["moved"] for r in rows) / len(rows), 4)
+    # and each row agrees with evaluating its scenario directly
+    direct = Evaluator("AVG").evaluate(SPACE.scenario(rows[7]["scenario"]))
+    assert (direct["moved"], direct["lower_bound"]) == (rows[7]["moved"], rows[7]["lower_bound"])
+
+
+@needs_spark
+def test_results_do_not_depend_on_partitioning(spark, tmp_path):
+    from pytest_rmq_conformance.pipeline.job import run_sweep
+
+    one = run_sweep(SPECS[:2], SPACE, tmp_path / "one", partitions=1, spark=spark, progress=False, report=False)
+    five = run_sweep(SPECS[:2], SPACE, tmp_path / "five", partitions=5, spark=spark, progress=False, report=False)
+    for summary in (one, five):
+        summary.pop("elapsed_seconds"), summary.pop("partitions")
+    assert one == five
+    assert rows_of(tmp_path / "one") == rows_of(tmp_path / "five")
+
+
+@needs_spark
+def test_a_task_whose_worker_dies_is_retried_and_the_outputs_are_complete(spark, tmp_path, monkeypatch):
+    from pytest_rmq_conformance.pipeline.job import run_sweep
+
+    marker = tmp_path / "died-once"
+    monkeypatch.setenv("RMQ_DRIVER_PID", str(os.getpid()))
+    workers = spark.sparkContext.environment  # what Spark's Python workers see
+    monkeypatch.setitem(workers, "RMQ_DIE_ONCE", str(marker))
+    monkeypatch.setitem(workers, "RMQ_DRIVER_PID", str(os.getpid()))
+    summary = run_sweep(["breakers_dying:DiesOnce"], SPACE, tmp_path / "out", partitions=2, spark=spark, progress=False, report=False)
+    assert marker.exists(), "the worker should have died once"
+    assert summary["strategies"][0]["scenarios"] == SPACE.count
+    assert sorted(p.name for p in (tmp_path).iterdir()) == ["died-once", "out"]  # no staging left
+
+
+@needs_spark
+def test_the_command_writes_the_report_with_its_plots(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "report"
+    code = main(["sweep", "--queues", "1:30", "--consumers", "1:6", "--scenarios", "40", "--master", "local[2]",
+                 "--strategy", "AVG", "--strategy", "CONSISTENT_HASH", "--out", str(out), "--quiet"])
+    assert code == 0
+    names = {p.name for p in out.iterdir()}
+    assert {"results", "summary.json", "report.md", "report.html", "churn_by_group_size.png", "imbalance_heatmap.png"} <= names
+    assert "| AVG | 8 | 6 | 6 |" in (out / "report.md").read_text().replace("  ", " ")
