@@ -172,7 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--queues", default="1:1024", metavar="MIN:MAX", help="queues per group (default 1:1024)")
     sweep.add_argument("--consumers", default="1:100", metavar="MIN:MAX", help="clients per group (default 1:100)")
     sweep.add_argument("--events", default="leave,join,crash", help="membership changes drawn (default leave,join,crash)")
-    sweep.add_argument("--scenarios", type=int, default=2000, help="how many scenarios (default 2000)")
+    sweep.add_argument("--scenarios", type=int, default=1000, help="how many scenarios (default 1000)")
     sweep.add_argument("--seed", type=int, default=0, help="the seed the scenarios are drawn from (default 0)")
     sweep.add_argument("--reference-version", default="5.3.3", help="RocketMQ release of the reference ports (default 5.3.3)")
     sweep.add_argument("--master", default="local[*]", help="Spark master (default local[*]; e.g. spark://host:7077)")

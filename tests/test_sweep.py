@@ -177,7 +177,7 @@ def test_a_task_whose_worker_dies_is_retried_and_the_outputs_are_complete(spark,
     workers = spark.sparkContext.environment  # what Spark's Python workers see
     monkeypatch.setitem(workers, "RMQ_DIE_ONCE", str(marker))
     monkeypatch.setitem(workers, "RMQ_DRIVER_PID", str(os.getpid()))
-    summary = run_sweep(["breakers_dying:DiesOnce"], SPACE, tmp_path / "out", partitions=2, spark=spark, progress=False, report=False)
+    summary = run_sweep(["sweep_faults:DiesOnce"], SPACE, tmp_path / "out", partitions=2, spark=spark, progress=False, report=False)
     assert marker.exists(), "the worker should have died once"
     assert summary["strategies"][0]["scenarios"] == SPACE.count
     assert sorted(p.name for p in (tmp_path).iterdir()) == ["died-once", "out"]  # no staging left
@@ -193,3 +193,18 @@ def test_the_command_writes_the_report_with_its_plots(tmp_path):
     names = {p.name for p in out.iterdir()}
     assert {"results", "summary.json", "report.md", "report.html", "churn_by_group_size.png", "imbalance_heatmap.png"} <= names
     assert "| AVG | 8 | 6 | 6 |" in (out / "report.md").read_text().replace("  ", " ")
+
+
+@needs_spark
+def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_completes(spark, tmp_path):
+    from pytest_rmq_conformance.pipeline.job import run_sweep
+
+    space = SweepSpace(queues=(1, 20), consumers=(1, 9), seed=3, count=16)
+    summary = run_sweep(["sweep_faults:HangsOnBigGroups"], space, tmp_path / "out", partitions=2, timeout=0.2,
+                        spark=spark, progress=False, report=False)
+    (entry,) = summary["strategies"]
+    big = [i for i in range(space.count) if max(len(space.scenario(i).members), len(space.scenario(i).after)) > 5]
+    assert 0 < len(big) < space.count
+    kinds = {v["kind"]: v for v in entry["violations"]}
+    assert kinds["hang"]["count"] == entry["failing_scenarios"] == len(big)
+    assert kinds["hang"]["examples"][0]["scenario"] == min(big)

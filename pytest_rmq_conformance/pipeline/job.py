@@ -172,6 +172,10 @@ def run_sweep(
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
     staging.mkdir()
+    if spark is None:
+        from pyspark.sql import SparkSession
+
+        spark = SparkSession.getActiveSession()  # reuse a session the caller runs (a notebook, a test)
     own_session = spark is None
     spark = spark or spark_session(master)
     try:
