@@ -1,6 +1,6 @@
 """The sweep on Spark: scenario ids as a DataFrame, evaluated partition by partition through
 Arrow (``mapInArrow``), per-scenario results as Parquet, per-strategy aggregates as
-``summary.json``.
+``summary.json``. What Spark's JVM prints goes to ``spark.log`` beside them.
 
 Outputs appear atomically: everything is written under a temporary directory next to ``out``
 and moved into place once complete, so ``out`` never holds a half-written report.
@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
@@ -86,9 +87,29 @@ def with_retries(master: str, attempts: int = 4) -> str:
     return f"local[{match.group(1)},{attempts}]" if match else master
 
 
-def spark_session(master: str, quiet: bool = True):
+@contextmanager
+def _stderr_to(path: Optional[Path]):
+    """While the JVM starts, file descriptor 2 points at ``path``: the JVM (and the Python
+    workers it forks) keep writing there for their lifetime; this process gets its own back."""
+    if path is None:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.dup2(target, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(target)
+        os.close(saved)
+
+
+def spark_session(master: str, quiet: bool = True, log: Optional[Path] = None):
     """A Spark session on ``master`` whose workers run this Python, with Spark's logging
-    limited to errors (``quiet``); in local mode a failed task is tried up to 4 times."""
+    limited to errors (``quiet``) and, given ``log``, everything the JVM prints sent there;
+    in local mode a failed task is tried up to 4 times."""
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -106,7 +127,8 @@ def spark_session(master: str, quiet: bool = True):
     if quiet:
         options = f"-Dlog4j2.configurationFile={_LOG4J.as_uri()}"
         builder = builder.config("spark.driver.extraJavaOptions", options).config("spark.executor.extraJavaOptions", options)
-    session = builder.getOrCreate()
+    with _stderr_to(log):
+        session = builder.getOrCreate()
     if quiet:
         session.sparkContext.setLogLevel("ERROR")
     return session
@@ -177,7 +199,7 @@ def run_sweep(
 
         spark = SparkSession.getActiveSession()  # reuse a session the caller runs (a notebook, a test)
     own_session = spark is None
-    spark = spark or spark_session(master)
+    spark = spark or spark_session(master, log=staging / "spark.log")
     try:
         parts = partitions or max(2, spark.sparkContext.defaultParallelism * 4)
         say(f"rmq-conformance sweep: {space.count} scenarios x {len(specs)} strategies on {master}, {parts} partitions")
@@ -205,6 +227,12 @@ def run_sweep(
         _publish(staging, out)
         say(f"rmq-conformance sweep: wrote {out} in {summary['elapsed_seconds']:.1f} s")
         return summary
+    except BaseException:
+        log = staging / "spark.log"
+        if log.exists():
+            tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-20:]
+            say("rmq-conformance sweep: failed; the end of Spark's log:\n" + "\n".join(tail))
+        raise
     finally:
         if own_session:
             spark.stop()
