@@ -162,10 +162,9 @@ class _Progress:
                 if info is not None:
                     done += info.numCompletedTasks
                     running += info.numActiveTasks
-            line = f"  evaluating: {done}/{self.total} partitions done, {running} running"
-            if line != last and (done or running):
-                self.say(line)
-                last = line
+            if done != last and (done or running):  # a line when a partition finishes
+                self.say(f"  evaluating: {done}/{self.total} partitions done")
+                last = done
 
 
 def _write_json(path: Path, data: Any) -> None:

@@ -114,9 +114,10 @@ class SweepSpace:
 
 
 def fixed_example(queues: int = 24, consumers: int = 4, leaver: Optional[int] = 1) -> Drawn:
-    """The comparison the report leads with: ``queues`` on one broker, ``consumers`` clients, the
-    second one leaves (or, with ``leaver=None``, a new one joins)."""
-    mq_all = java_sorted_queues(MessageQueue("TopicTest", "broker-a", q) for q in range(queues))
+    """The comparison the report leads with: ``queues`` on one broker (in machine room IDC1, so
+    that every strategy serves them), ``consumers`` clients, the second one leaves (or, with
+    ``leaver=None``, a new one joins)."""
+    mq_all = java_sorted_queues(MessageQueue("TopicTest", "IDC1@broker-a", q) for q in range(queues))
     members: List[str] = [f"10.0.0.{i}@1" for i in range(1, consumers + 1)]
     event, client = ("join", f"10.0.0.{consumers + 1}@1") if leaver is None else ("leave", members[leaver])
     return Drawn(-1, 1, 1, False, tuple(mq_all), tuple(java_sorted_strings(members)), event, client)
