@@ -37,6 +37,7 @@ __all__ = [
     "java_properties",
     "parse_properties",
     "eligible_queues",
+    "coverage_target",
     "check_group",
     "check_change",
     "claimed_by",
@@ -102,6 +103,15 @@ def eligible_queues(scenario: Scenario) -> Tuple[MessageQueue, ...]:
     """MACHINE_ROOM's eligible queues: broker ``<room>@<name>`` (Java split) with ``room`` in consumeridcs."""
     rooms = set(scenario.params.get("consumeridcs") or ())
     return tuple(mq for mq in scenario.mq_all if broker_room(mq.broker_name) in rooms)
+
+
+def coverage_target(names: Iterable[str], scenario: Scenario) -> Tuple[MessageQueue, ...]:
+    """The queues a strategy claiming ``names`` must hand out: the eligible ones when it claims
+    only ``eligible-coverage``, else all of ``mq_all``."""
+    names = set(names)
+    if "eligible-coverage" in names and "coverage" not in names:
+        return eligible_queues(scenario)
+    return tuple(scenario.mq_all)
 
 
 def check_group(names: Iterable[str], scenario: Scenario, assignment: Assignment) -> List[Violation]:

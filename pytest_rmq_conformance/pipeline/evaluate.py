@@ -22,7 +22,7 @@ from pytest_rmq_conformance.calls import Hang, assign
 from pytest_rmq_conformance.conformance import Conformance, Settings
 from pytest_rmq_conformance.invariants import Violation, minimum_moves, moved_queues
 from pytest_rmq_conformance.pipeline.space import Drawn
-from pytest_rmq_conformance.properties import CHANGE_PROPERTIES, check_change, check_group, eligible_queues, for_scenario
+from pytest_rmq_conformance.properties import CHANGE_PROPERTIES, check_change, check_group, coverage_target, for_scenario
 from pytest_rmq_conformance.scenarios import Event, Scenario, default_params
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 
@@ -124,7 +124,7 @@ class Evaluator:
         if conformance.family is not None and conformance.source.kind != "reference":
             found += self._differential(before_group, before) + self._differential(after_group, after)
             row["calls"] *= 2
-        target = eligible_queues(before_group) if "eligible-coverage" in claimed else drawn.mq_all
+        target = coverage_target(claimed, before_group)
         row["moved"] = len(moved_queues(before, after))
         row["lower_bound"] = minimum_moves(before, drawn.after, target)
         held = before if drawn.event != "join" else after

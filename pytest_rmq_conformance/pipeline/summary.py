@@ -33,9 +33,14 @@ def _round(value: Any) -> Any:
     return None if value is None else round(float(value), 4)
 
 
-def _bin_edges(low: int, high: int) -> List[int]:
-    step = max(1, -(-(high - low + 1) // BINS))
-    return list(range(low, high + 1, step))
+def _bin_width(low: int, high: int) -> int:
+    """Width of each of (at most) ``BINS`` bins covering ``low..high``."""
+    return max(1, -(-(high - low + 1) // BINS))
+
+
+def _bin(index: int, low: int, high: int, width: int) -> List[int]:
+    """The inclusive range of bin ``index``."""
+    return [low + index * width, min(high, low + (index + 1) * width - 1)]
 
 
 def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, master: str, partitions: int,
@@ -78,8 +83,7 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
     by_consumers = df.groupBy("strategy", "event", "consumers").agg(
         F.count("*").alias("scenarios"), F.avg("moved").alias("moved"), F.avg("lower_bound").alias("bound")
     ).orderBy("strategy", "event", "consumers").collect()
-    q_edges, c_edges = _bin_edges(*space.queues), _bin_edges(*space.consumers)
-    q_step, c_step = q_edges[1] - q_edges[0] if len(q_edges) > 1 else 1, c_edges[1] - c_edges[0] if len(c_edges) > 1 else 1
+    q_step, c_step = _bin_width(*space.queues), _bin_width(*space.consumers)
     grid = (
         df.withColumn("qbin", F.floor((F.col("queues") - space.queues[0]) / q_step))
         .withColumn("cbin", F.floor((F.col("consumers") - space.consumers[0]) / c_step))
@@ -136,8 +140,8 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
                 ],
                 "imbalance_grid": [
                     {
-                        "queues_bin": [space.queues[0] + r["qbin"] * q_step, min(space.queues[1], space.queues[0] + (r["qbin"] + 1) * q_step - 1)],
-                        "consumers_bin": [space.consumers[0] + r["cbin"] * c_step, min(space.consumers[1], space.consumers[0] + (r["cbin"] + 1) * c_step - 1)],
+                        "queues_bin": _bin(r["qbin"], *space.queues, q_step),
+                        "consumers_bin": _bin(r["cbin"], *space.consumers, c_step),
                         "scenarios": r["scenarios"],
                         "imbalance_mean": _round(r["imbalance"]),
                     }

@@ -71,14 +71,6 @@ class Timers:
         """``(due, label)`` of every call not yet run, soonest first."""
         return [(due, label) for due, _, label, _ in sorted(self._queue)]
 
-    def cancel(self, label: str) -> int:
-        """Forget the calls labelled ``label``; how many there were."""
-        kept = [entry for entry in self._queue if entry[2] != label]
-        dropped = len(self._queue) - len(kept)
-        self._queue = kept
-        heapq.heapify(self._queue)
-        return dropped
-
     def run_due(self) -> int:
         """Run the calls due by now (including those they schedule for now)."""
         ran = 0

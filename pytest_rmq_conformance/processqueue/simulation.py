@@ -195,7 +195,6 @@ class GroupSimulation:
         self.created: List[Tuple[int, str, MessageQueue]] = []
         self.dropped: List[Tuple[int, str, MessageQueue]] = []
         self.consumed: List[Consumption] = []
-        self.events: List[Tuple[int, str]] = []
         self.log: List[str] = []
         for cid in initial:
             self._start(cid, announce=False)
@@ -233,7 +232,6 @@ class GroupSimulation:
             client_id = next(c for c in default_clients(len(taken) + 1 + len(taken)) if c not in taken)
         if client_id in self._clients and self._clients[client_id].alive:
             raise ValueError(f"client {client_id!r} is already running")
-        self.events.append((self.clock.now(), f"join {client_id}"))
         self._start(client_id, announce=True)
         self._rebalance(client_id)
         self.timers.run_due()  # clients told without delay rebalance at this very moment
@@ -242,7 +240,6 @@ class GroupSimulation:
     def leave(self, client_id: str) -> None:
         """Graceful shutdown: orderly locks released, offsets persisted, unregistered, queues dropped."""
         client = self._live(client_id)
-        self.events.append((self.clock.now(), f"leave {client_id}"))
         impl = client.impl
         if self.orderly and self.message_model == CLUSTERING:
             impl.unlock_all()
@@ -259,7 +256,6 @@ class GroupSimulation:
         """The process dies: nothing persisted or unlocked. The broker notices after
         ``detected_after`` ms (0: the connection closed with it; 120000: a host that vanished)."""
         client = self._live(client_id)
-        self.events.append((self.clock.now(), f"crash {client_id}"))
         client.impl.running = client.alive = False
         for pq in client.impl.process_queue_table.values():
             pq.consume_lock.release()

@@ -17,7 +17,7 @@ from pytest_rmq_conformance.groups import java_ordered
 from pytest_rmq_conformance.invariants import minimum_moves
 from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
 from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
-from pytest_rmq_conformance.properties import eligible_queues
+from pytest_rmq_conformance.properties import coverage_target
 from pytest_rmq_conformance.reporting import format_generated
 from pytest_rmq_conformance.scenarios import Event, Plan, Scenario, default_params
 from pytest_rmq_conformance.timeouts import CallTimeout
@@ -43,11 +43,6 @@ def _skip_unless_partitioning(conformance, groups) -> None:
     reason = groups.skip_reason() or _partitions(conformance)
     if reason is not None:
         pytest.skip(reason)
-
-
-def _target(conformance, scenario: Scenario):
-    """The queues that must end with exactly one owner."""
-    return eligible_queues(scenario) if "coverage" not in conformance.properties else scenario.mq_all
 
 
 def _simulate(conformance, start: Scenario, client_version: str, notify_delay) -> GroupSimulation:
@@ -106,7 +101,7 @@ def test_rebalance_converges(rmq_conformance, rmq_groups, rmq_client_version, re
                 _apply(sim, event)
             group = java_ordered(plan.start, members)
             try:
-                _settle(sim, _target(rmq_conformance, group), plan.start, where)
+                _settle(sim, coverage_target(rmq_conformance.properties, group), plan.start, where)
             except NotSettled as failure:
                 details = [f"notification delays (ms, None = lost): {notify}", *failure.details]
                 raise PropertyFailure(
@@ -144,7 +139,7 @@ def test_rebalance_churn(
     members = default_clients(client_count)
     start = Scenario(family, rmq_conformance.fixed_params() or default_params(family, queues), "group", tuple(queues), tuple(members))
     sim = _simulate(rmq_conformance, start, rmq_client_version, 0)
-    target = _target(rmq_conformance, start)
+    target = coverage_target(rmq_conformance.properties, start)
     _settle(sim, target, start, "the start")
     sim.advance(5000)
     before, since = sim.assignment(), sim.now()
