@@ -23,6 +23,20 @@ def queue(broker: str, queue_id: int) -> MessageQueue:
     return MessageQueue("TopicTest", broker, queue_id)
 
 
+SLOW = queue("broker-b", 1)  # its listener spends 30 s on offset 10 (taken at about 2.2 s)
+
+
+def busy_listener_group(rmq_group_simulation, version):
+    """One orderly client A on 4 queues, a message every 200 ms on each; the listener takes
+    50 ms, except 30 s on offset 10 of ``SLOW``."""
+    flow = MessageFlow(
+        produce_interval=200,
+        consume_time=lambda mq, offset: 30000 if (mq, offset) == (SLOW, 10) else 50,
+        consume_from_where=FROM_FIRST,
+    )
+    return rmq_group_simulation(avg, queues=4, clients=[A], orderly=True, version=version, flow=flow)
+
+
 # -- two owners at once ---------------------------------------------------------------
 
 
@@ -48,13 +62,7 @@ def test_no_two_owners_when_every_client_hears_of_the_change_at_once(rmq_group_s
 def test_forced_unlock_lets_a_second_orderly_owner_consume_beside_a_running_listener(rmq_group_simulation):
     """5.3.3: a removal refused while a listener runs is forced 20 s after the last lock;
     the new owner then consumes while the old listener is still busy."""
-    slow = queue("broker-b", 1)
-    flow = MessageFlow(
-        produce_interval=200,
-        consume_time=lambda mq, offset: 30000 if (mq, offset) == (slow, 10) else 50,
-        consume_from_where=FROM_FIRST,
-    )
-    sim = rmq_group_simulation(avg, queues=4, clients=[A], orderly=True, version="5.3.3", flow=flow)
+    sim = busy_listener_group(rmq_group_simulation, "5.3.3")
     sim.advance(4100)
     sim.join(B)
     sim.advance(60000)
@@ -62,24 +70,18 @@ def test_forced_unlock_lets_a_second_orderly_owner_consume_beside_a_running_list
     assert pairs, "the new owner should have consumed while A's listener still ran"
     assert {(a.client, b.client) for a, b in pairs} == {(A, B)}
     for old, new in pairs:
-        assert (old.mq, old.offset) == (slow, 10) and old.end - old.start == 30000
+        assert (old.mq, old.offset) == (SLOW, 10) and old.end - old.start == 30000
         assert old.start < new.start < old.end
 
 
 def test_4_9_keeps_the_busy_queue_as_a_zombie_so_no_second_orderly_owner(rmq_group_simulation):
-    slow = queue("broker-b", 1)
-    flow = MessageFlow(
-        produce_interval=200,
-        consume_time=lambda mq, offset: 30000 if (mq, offset) == (slow, 10) else 50,
-        consume_from_where=FROM_FIRST,
-    )
-    sim = rmq_group_simulation(avg, queues=4, clients=[A], orderly=True, version="4.9.8", flow=flow)
+    sim = busy_listener_group(rmq_group_simulation, "4.9.8")
     sim.advance(4100)
     sim.join(B)
     sim.advance(25000)  # A's lock_all at 21 s renewed the zombie's broker lock
-    assert sim.client(A).process_queue_table[slow].dropped
-    assert sim.broker.locks.holder("group", slow) == A
-    assert slow not in sim.client(B).process_queue_table
+    assert sim.client(A).process_queue_table[SLOW].dropped
+    assert sim.broker.locks.holder("group", SLOW) == A
+    assert SLOW not in sim.client(B).process_queue_table
     sim.advance(35000)
     assert sim.parallel_consumption() == []
 
@@ -171,23 +173,17 @@ def test_a_zombie_blocks_its_queue_when_it_comes_back_until_pull_expiry(rmq_grou
     """4.9.8 orderly: the queue moves away while a listener holds the consume lock, so removal
     fails and a dropped ProcessQueue stays; the queue comes back and nobody consumes it until
     the zombie is pull-expired (120 s after its last pull) and replaced."""
-    slow = queue("broker-b", 1)
-    flow = MessageFlow(
-        produce_interval=200,
-        consume_time=lambda mq, offset: 30000 if (mq, offset) == (slow, 10) else 50,
-        consume_from_where=FROM_FIRST,
-    )
-    sim = rmq_group_simulation(avg, queues=4, clients=[A], orderly=True, version="4.9.8", flow=flow)
+    sim = busy_listener_group(rmq_group_simulation, "4.9.8")
     sim.advance(4100)
     sim.join(B)
     sim.advance(2000)
-    zombie = sim.client(A).process_queue_table[slow]
+    zombie = sim.client(A).process_queue_table[SLOW]
     assert zombie.dropped and zombie.try_unlock_times == 1
     sim.leave(B)
     sim.advance(200000)
-    (gap,) = [g for g in sim.gaps(since=4100) if g.mq == slow]
+    (gap,) = [g for g in sim.gaps(since=4100) if g.mq == SLOW]
     assert (gap.start, gap.end) == (4100, 126100)
-    assert sim.client(A).process_queue_table[slow] is not zombie
+    assert sim.client(A).process_queue_table[SLOW] is not zombie
 
 
 def test_a_lite_pull_zombie_after_the_route_vanished_never_expires(rmq_rebalance, rmq_clock):
