@@ -79,6 +79,11 @@ class MessageFlow:
     until: Optional[int] = None
     consume_from_where: str = CONSUME_FROM_LAST_OFFSET
 
+    def __post_init__(self) -> None:
+        for name in ("produce_interval", "poll_interval"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1 ms, not {getattr(self, name)} (else it repeats at one instant)")
+
     def listener_time(self, mq: MessageQueue, offset: int) -> int:
         return self.consume_time(mq, offset) if callable(self.consume_time) else self.consume_time
 
@@ -116,6 +121,12 @@ class Consumption:
     offset: int
     start: int
     end: int
+
+
+#: ms a run of the rebalance service takes at least: Java's thread spends time in its RPCs, so
+#: even with a zero interval (``rebalance_min_interval=0`` while unbalanced) it never runs
+#: twice at one instant, and simulated time moves on
+RUN_TIME = 1
 
 
 def default_queues(count: int, topic: str = "TopicTest", brokers: Sequence[str] = ("broker-a", "broker-b")) -> List[MessageQueue]:
@@ -267,7 +278,7 @@ class GroupSimulation:
             self._say("broker", f"{client_id} is gone")
             self._notify_all()
 
-        self.timers.schedule(detected_after, detected, f"detect {client_id}")
+        self.timers.schedule(detected_after, detected, f"broker: detect that {client_id} is gone")
         self.timers.run_due()
 
     def stall_pulls(self, client_id: str, mq: MessageQueue) -> None:
@@ -311,11 +322,16 @@ class GroupSimulation:
         if self.orderly and self.message_model == CLUSTERING:
             self._every(client, 1000, self.config.rebalance_lock_interval, lambda: client.impl.lock_all(), "lock_all")
         interval = self.config.persist_consumer_offset_interval
-        self._every(client, 10000, interval, lambda: impl.offset_store.persist_all(list(impl.process_queue_table)), "persist")
+        self._every(client, 10000, interval, lambda: impl.offset_store.persist_all(list(impl.process_queue_table)), "persist_all")
         if announce:
             self._notify_all(but=client_id)
 
-    def _every(self, client: _Client, first: int, period: int, action: Callable[[], None], label: str) -> None:
+    def _every(self, client: _Client, first: int, period: int, action: Callable[[], None], what: str) -> None:
+        """``scheduleAtFixedRate``, which refuses a period that is not positive."""
+        if period < 1:
+            raise ValueError(f"{what} every {period} ms: a fixed-rate task needs a positive period")
+        label = f"{client.client_id}: {what}"
+
         def tick() -> None:
             if client.alive and self._clients.get(client.client_id) is client:
                 action()
@@ -350,7 +366,7 @@ class GroupSimulation:
             if client.alive and client.due == at and self._clients.get(client.client_id) is client:
                 self._rebalance(client.client_id)
 
-        self.timers.schedule(at - self.clock.now(), run, f"rebalance {client.client_id}")
+        self.timers.schedule(at - self.clock.now(), run, f"{client.client_id}: rebalance")
 
     def _rebalance(self, client_id: str) -> None:
         client = self._clients[client_id]
@@ -369,7 +385,7 @@ class GroupSimulation:
         if self.version == "5.3.3" and balanced is False:
             wait = self.config.rebalance_min_interval
         first = self.phases.pop(client_id, 0)
-        self._arm(client, self.clock.now() + wait + first)
+        self._arm(client, self.clock.now() + max(wait, RUN_TIME) + first)
 
     # -- what ownership looked like ------------------------------------------------------
 
@@ -419,6 +435,8 @@ class GroupSimulation:
     def settle(self, limit: int = 300000, step: int = 1000, queues: Optional[Sequence[MessageQueue]] = None) -> Optional[int]:
         """Advance until :meth:`problems` is empty (checked every ``step`` ms); how long that took,
         or ``None`` if it did not happen within ``limit`` ms."""
+        if step < 1:
+            raise ValueError(f"settle checks every step ms, which must be at least 1, not {step}")
         start = self.clock.now()
         while True:
             if not self.problems(queues):
@@ -511,7 +529,7 @@ class GroupSimulation:
         if self.flow is None:
             return  # no messages: pulls only keep the timestamps fresh, which rebalances do here
         for request in requests:
-            self.timers.schedule(delay, lambda r=request: self._pull(client, r), f"pull {request.message_queue}")
+            self.timers.schedule(delay, lambda r=request: self._pull(client, r), f"{client.client_id}: pull {request.message_queue}")
 
     def _pull(self, client: _Client, request: PullRequest) -> None:
         """One turn of a queue's pull chain (``pullMessage`` and its callback)."""
@@ -521,7 +539,7 @@ class GroupSimulation:
         decision = pull_message(client.impl, request)
         if decision.action == "stop":
             return
-        again = lambda delay: self.timers.schedule(delay, lambda: self._pull(client, request), f"pull {mq}")  # noqa: E731
+        again = lambda delay: self.timers.schedule(delay, lambda: self._pull(client, request), f"{client.client_id}: pull {mq}")  # noqa: E731
         if decision.action == "retry":
             return again(decision.delay)
         assert self.flow is not None
@@ -559,11 +577,11 @@ class GroupSimulation:
                 pq, mq, [msg], CONSUME_SUCCESS, offset_store=client.impl.offset_store, message_model=self.message_model
             )
 
-        self.timers.schedule(flow.listener_time(mq, msg.queue_offset), done, f"consume {mq}")
+        self.timers.schedule(flow.listener_time(mq, msg.queue_offset), done, f"{client.client_id}: consume {mq}")
 
     def _orderly_run(self, client: _Client, mq: MessageQueue, pq: ProcessQueue, delay: int) -> None:
         """Submit a ``ConsumeRequest`` for ``mq`` to run ``delay`` ms from now."""
-        self.timers.schedule(delay, lambda: self._orderly_enter(client, mq, pq), f"orderly {mq}")
+        self.timers.schedule(delay, lambda: self._orderly_enter(client, mq, pq), f"{client.client_id}: consume request {mq}")
 
     def _clustering_lock_lost(self, pq: ProcessQueue) -> bool:
         return self.message_model == CLUSTERING and (not pq.locked or pq.is_lock_expired())
@@ -604,7 +622,7 @@ class GroupSimulation:
             elif result.resubmit_after is not None:
                 self._orderly_run(client, mq, pq, result.resubmit_after)
 
-        self.timers.schedule(took, done, f"consume {mq}")
+        self.timers.schedule(took, done, f"{client.client_id}: consume {mq}")
 
     def _try_lock_later_and_reconsume(self, client: _Client, mq: MessageQueue, pq: ProcessQueue, delay: int) -> None:
         def attempt() -> None:
@@ -613,7 +631,7 @@ class GroupSimulation:
             locked = client.impl.lock(mq)
             self._orderly_run(client, mq, pq, 10 if locked else 3000)
 
-        self.timers.schedule(delay, attempt, f"lock {mq}")
+        self.timers.schedule(delay, attempt, f"{client.client_id}: lock {mq}")
 
 
 def _strategy_maker(strategy: Any) -> Callable[[], Any]:
