@@ -1,6 +1,8 @@
-"""The sweep report: Markdown and HTML from a summary, the plots, atomic writes, the missing-extra error."""
+"""The sweep report: Markdown and HTML from a summary, the plots, atomic writes, the missing-extra error;
+and the binned churn the plot reads, computed on local Spark from rows checked by hand."""
 
 import json
+import os
 import re
 import sys
 
@@ -13,6 +15,7 @@ from pytest_rmq_conformance.pipeline.report import (
     render_markdown,
     write_report,
 )
+from pytest_rmq_conformance.pipeline.space import SweepSpace
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 GROUP = json.dumps({"strategy": None, "mq_all": ["TopicTest@broker-a:0"], "event": ["leave", "10.0.0.2@1"]})
@@ -32,6 +35,16 @@ def _strategy(spec, moved_mean, violations=()):
         "churn_by_consumers": [
             {"consumers": c, "event": e, "scenarios": 5, "moved_mean": moved_mean + c, "lower_bound_mean": c / 2}
             for c in (2, 4, 8, 16)
+            for e in ("leave", "join")
+        ],
+        "churn_by_group_size": [
+            {
+                "event": e,
+                "consumers_bin": c,
+                "scenarios": 5,
+                "excess_share": {"p25": moved_mean / 200, "p50": moved_mean / 100, "p75": moved_mean / 50},
+            }
+            for c in ([1, 12], [13, 24])
             for e in ("leave", "join")
         ],
         "imbalance_grid": [
@@ -175,3 +188,84 @@ def test_write_report_without_matplotlib(summary, tmp_path, monkeypatch):
     with pytest.raises(ImportError, match=r"pip install 'pytest-rmq-conformance\[sweep\]'"):
         write_report(summary, tmp_path / "report")
     assert not (tmp_path / "report").exists()
+
+
+def test_churn_plot_with_bins_some_strategies_lack(summary, tmp_path):
+    pytest.importorskip("matplotlib")
+    summary["strategies"][0]["churn_by_group_size"] = summary["strategies"][0]["churn_by_group_size"][:1]
+    summary["strategies"][1]["churn_by_group_size"] = []  # e.g. a strategy that failed to load
+    write_report(summary, tmp_path)
+    assert (tmp_path / CHURN_PLOT).read_bytes().startswith(PNG_MAGIC)
+
+
+# -- churn by group size, aggregated on local Spark ------------------------------------------
+
+ROW_SCHEMA = (
+    "scenario long, strategy string, name string, queues int, consumers int, event string, violation_count int, "
+    "violation_kinds array<string>, violation_details array<string>, moved int, lower_bound int, own int, "
+    "imbalance int, calls int, `group` string"
+)
+
+
+def _row(scenario, strategy, queues, consumers, event, moved, lower_bound, calls=8):
+    return (scenario, strategy, strategy, queues, consumers, event, 0, [], [], moved, lower_bound, 0, 0, calls, "")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    if sys.version_info < (3, 11):
+        pytest.skip("the sweep runs on PySpark, which needs Python 3.11+")
+    pytest.importorskip("pyspark")
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = (
+        SparkSession.builder.master("local[1]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_churn_by_group_size_is_each_bins_quartiles_of_the_excess_share(spark, tmp_path):
+    """16 consumers in 8 bins of 2. Excess share = (moved - lower_bound) / queues; the p-th
+    percentile of n sorted values sits at rank p * (n - 1), interpolated between neighbours."""
+    from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
+
+    rows = [
+        # bin 3–4, leave: shares 0.2, 0.0, 0.4, 0.1 -> sorted 0, 0.1, 0.2, 0.4
+        _row(0, "AVG", queues=10, consumers=3, event="leave", moved=3, lower_bound=1),
+        _row(1, "AVG", queues=10, consumers=4, event="leave", moved=1, lower_bound=1),
+        _row(2, "AVG", queues=20, consumers=3, event="leave", moved=10, lower_bound=2),
+        _row(3, "AVG", queues=10, consumers=4, event="leave", moved=2, lower_bound=1),
+        _row(4, "AVG", queues=10, consumers=4, event="leave", moved=0, lower_bound=0, calls=0),  # hung: not measured
+        # bin 9–10, join: shares -0.25, 0.5, 0.0 -> sorted -0.25, 0, 0.5
+        _row(5, "AVG", queues=4, consumers=9, event="join", moved=0, lower_bound=1),
+        _row(6, "AVG", queues=8, consumers=10, event="join", moved=6, lower_bound=2),
+        _row(7, "AVG", queues=5, consumers=10, event="join", moved=2, lower_bound=2),
+        # bin 15–16, crash: moved none of the 7 queues a balanced group would move
+        _row(8, "CH", queues=7, consumers=16, event="crash", moved=0, lower_bound=7),
+    ]
+    space = SweepSpace(queues=(1, 40), consumers=(1, 16), count=9)
+    summary = summarize(
+        spark.createDataFrame(rows, ROW_SCHEMA), specs=["AVG", "CH"], space=space, version="5.3.3",
+        master="local[1]", partitions=1, examples=[],
+    )  # fmt: skip
+    validate_summary(summary)
+    avg, ch = summary["strategies"]
+    assert avg["churn_by_group_size"] == [
+        # ranks 0.5, 1, 1.5 of 3 values: -0.25 + 0.5 * 0.25, 0, 0 + 0.5 * 0.5
+        {"event": "join", "consumers_bin": [9, 10], "scenarios": 3, "excess_share": {"p25": -0.125, "p50": 0.0, "p75": 0.25}},
+        # ranks 0.75, 1.5, 2.25 of 4 values: 0 + 0.75 * 0.1, 0.1 + 0.5 * 0.1, 0.2 + 0.25 * 0.2
+        {"event": "leave", "consumers_bin": [3, 4], "scenarios": 4, "excess_share": {"p25": 0.075, "p50": 0.15, "p75": 0.25}},
+    ]
+    assert ch["churn_by_group_size"] == [
+        {"event": "crash", "consumers_bin": [15, 16], "scenarios": 1, "excess_share": {"p25": -1.0, "p50": -1.0, "p75": -1.0}}
+    ]
+    assert avg["churn"]["max"] == 10 and avg["scenarios"] == 8  # the other figures still count every row
+    pytest.importorskip("matplotlib")
+    write_report(summary, tmp_path)
+    assert (tmp_path / CHURN_PLOT).read_bytes().startswith(PNG_MAGIC)

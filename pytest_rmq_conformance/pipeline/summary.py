@@ -2,6 +2,11 @@
 
 Every figure is exact and independent of partitioning: sums and counts of integers, exact
 percentiles, and examples chosen by the smallest scenario id.
+
+Churn by group size is the *excess share*: ``(moved - lower_bound) / queues``, the queues a
+strategy moved beyond the fewest a balanced group needs, as a share of all queues (negative where
+it moved fewer because it does not balance). It is defined for every scenario, stays within
+-1..1 whatever the queue count, and 0 means "as few moves as possible".
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 from pytest_rmq_conformance.resources import schema_validator
 
-__all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS"]
+__all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
 
 EXAMPLES_PER_KIND = 3
 BINS = 8
+QUARTILES = (0.25, 0.5, 0.75)
 
 
 class SummaryError(ValueError):
@@ -84,6 +90,15 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
         F.count("*").alias("scenarios"), F.avg("moved").alias("moved"), F.avg("lower_bound").alias("bound")
     ).orderBy("strategy", "event", "consumers").collect()
     q_step, c_step = _bin_width(*space.queues), _bin_width(*space.consumers)
+    by_size = (
+        df.where(F.col("calls") > 0)  # the strategy answered (no load error, no hang): churn was measured
+        .withColumn("cbin", F.floor((F.col("consumers") - space.consumers[0]) / c_step))
+        .withColumn("excess", (F.col("moved") - F.col("lower_bound")) / F.col("queues"))
+        .groupBy("strategy", "event", "cbin")
+        .agg(F.count("*").alias("scenarios"), F.percentile("excess", list(QUARTILES)).alias("quartiles"))
+        .orderBy("strategy", "event", "cbin")
+        .collect()
+    )
     grid = (
         df.withColumn("qbin", F.floor((F.col("queues") - space.queues[0]) / q_step))
         .withColumn("cbin", F.floor((F.col("consumers") - space.consumers[0]) / c_step))
@@ -136,6 +151,16 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
                         "lower_bound_mean": _round(r["bound"]),
                     }
                     for r in by_consumers
+                    if r["strategy"] == spec
+                ],
+                "churn_by_group_size": [
+                    {
+                        "event": r["event"],
+                        "consumers_bin": _bin(r["cbin"], *space.consumers, c_step),
+                        "scenarios": r["scenarios"],
+                        "excess_share": dict(zip(("p25", "p50", "p75"), map(_round, r["quartiles"]))),
+                    }
+                    for r in by_size
                     if r["strategy"] == spec
                 ],
                 "imbalance_grid": [
