@@ -1,35 +1,30 @@
 """The sweep report: ``summary.json`` as Markdown and a self-contained HTML page, with two plots.
 
 :func:`render_markdown` and :func:`render_html` are pure and render the same content;
-:func:`write_report` also draws the plots (needs matplotlib, the ``sweep`` extra) and writes
-every file atomically.
+:func:`write_report` also draws the plots (:mod:`~pytest_rmq_conformance.pipeline.plots`, which
+needs matplotlib, the ``sweep`` extra) and writes every file atomically.
 """
 
 from __future__ import annotations
 
 import html
-import io
-import math
 import os
 import re
 import secrets
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Sequence, Tuple, Union
 
+from pytest_rmq_conformance.pipeline.plots import CHURN_PLOT, IMBALANCE_PLOT, draw, label, span
+
 __all__ = ["write_report", "render_markdown", "render_html", "CHURN_PLOT", "IMBALANCE_PLOT"]
 
-CHURN_PLOT = "churn_by_group_size.png"
-IMBALANCE_PLOT = "imbalance_heatmap.png"
 EXAMPLES_SHOWN = 3
 MISSING = "–"
-LEGEND_COLUMNS = 5  # at most, in the churn plot's legend
-ANNOTATE_LIMIT = 12  # bins per heat-map axis up to which each cell shows its value
 STRATEGY_HEADERS = (
     "Strategy", "Scenarios", "Failing", "Calls", "Churn mean", "Churn p50", "Churn p99", "Churn max",
     "Lower bound mean", "Excess mean", "Imbalance mean", "Imbalance max",
 )  # fmt: skip
 _MD_SPECIAL = "\\`*|<"
-_INSTALL_HINT = "the sweep report's plots need matplotlib: pip install 'pytest-rmq-conformance[sweep]'"
 
 
 class Heading(NamedTuple):
@@ -79,22 +74,11 @@ def _mean(value: Any) -> str:
     return MISSING if value is None else f"{float(value):.2f}"
 
 
-def _range(pair: Sequence[int]) -> str:
-    low, high = pair
-    return _fmt(low) if low == high else f"{_fmt(low)}–{_fmt(high)}"
-
-
-def _label(entry: Dict[str, Any]) -> str:
-    """A strategy's name, with its spec when that says something else."""
-    name, spec = entry.get("name") or entry["spec"], entry["spec"]
-    return name if name == spec else f"{name} ({spec})"
-
-
 def _space_blocks(summary: Dict[str, Any]) -> List[Block]:
     space = summary["space"]
     rows = [
-        ("Queues", _range(space["queues"])),
-        ("Consumers", _range(space["consumers"])),
+        ("Queues", span(space["queues"])),
+        ("Consumers", span(space["consumers"])),
         ("Events", ", ".join(space["events"])),
         ("Seed", _fmt(space["seed"])),
         ("Scenarios", _fmt(space["scenarios"])),
@@ -119,7 +103,7 @@ def _example_blocks(summary: Dict[str, Any]) -> List[Block]:
     headers = ("Strategy", "Moved", "Lower bound", "Own", "Violations")
     for example in summary["examples"]:
         rows = [
-            (_label(r), _fmt(r["moved"]), _fmt(r["lower_bound"]), _fmt(r["own"]), ", ".join(r["violations"]) or "none")
+            (label(r), _fmt(r["moved"]), _fmt(r["lower_bound"]), _fmt(r["own"]), ", ".join(r["violations"]) or "none")
             for r in example["rows"]
         ]
         blocks += [Heading(3, example["title"]), Table(headers, rows, "lrrrl")]
@@ -129,7 +113,7 @@ def _example_blocks(summary: Dict[str, Any]) -> List[Block]:
 def _strategy_row(entry: Dict[str, Any]) -> Tuple[str, ...]:
     churn, imbalance = entry["churn"], entry["imbalance"]
     return (
-        _label(entry),
+        label(entry),
         _fmt(entry["scenarios"]),
         _fmt(entry["failing_scenarios"]),
         _fmt(entry["calls"]),
@@ -171,7 +155,7 @@ def _violation_blocks(summary: Dict[str, Any]) -> List[Block]:
     if not failing:
         return blocks + [Para("No strategy broke an invariant it claims.")]
     for entry in failing:
-        blocks.append(Heading(3, _label(entry)))
+        blocks.append(Heading(3, label(entry)))
         for kind in entry["violations"]:
             blocks += _kind_blocks(kind)
     return blocks
@@ -179,11 +163,11 @@ def _violation_blocks(summary: Dict[str, Any]) -> List[Block]:
 
 def _blocks(summary: Dict[str, Any]) -> List[Block]:
     """The report's content, for either renderer."""
-    intro = [
+    intro: List[Block] = [
         Heading(1, "Allocation strategy sweep"),
         Para(f"{summary['tool']}: {len(summary['strategies'])} strategies on the scenarios below."),
     ]
-    plots = [
+    plots: List[Block] = [
         Heading(2, "Plots"),
         Image("Mean queues moved against the number of consumers, by event", CHURN_PLOT),
         Image("Mean imbalance by queue count and consumer count, by strategy", IMBALANCE_PLOT),
@@ -284,149 +268,7 @@ def render_html(summary: Dict[str, Any]) -> str:
     )
 
 
-# ------------------------------------------------------------------- plots
-
-
-def _figure_class():
-    """matplotlib's ``Figure``, on the non-interactive Agg backend."""
-    try:
-        import matplotlib
-    except ImportError as exc:
-        raise ImportError(_INSTALL_HINT) from exc
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    return Figure
-
-
-def _events(summary: Dict[str, Any]) -> List[str]:
-    """The space's events, then any others the strategies report, in order."""
-    seen = [row["event"] for entry in summary["strategies"] for row in entry["churn_by_consumers"]]
-    return list(dict.fromkeys([*summary["space"]["events"], *seen]))
-
-
-def _pooled_lower_bound(summary: Dict[str, Any], event: str) -> Tuple[List[int], List[float]]:
-    """The mean lower bound per group size for ``event``, weighted by scenarios over all strategies
-    (their bounds differ where their starting shares do)."""
-    totals: Dict[int, List[float]] = {}
-    for entry in summary["strategies"]:
-        for row in entry["churn_by_consumers"]:
-            if row["event"] == event and row["lower_bound_mean"] is not None:
-                total = totals.setdefault(row["consumers"], [0.0, 0])
-                total[0] += row["lower_bound_mean"] * row["scenarios"]
-                total[1] += row["scenarios"]
-    xs = sorted(c for c, (_, n) in totals.items() if n)
-    return xs, [totals[c][0] / totals[c][1] for c in xs]
-
-
-def _churn_axes(ax, summary: Dict[str, Any], event: str) -> None:
-    for index, entry in enumerate(summary["strategies"]):
-        points = sorted(
-            (r["consumers"], r["moved_mean"])
-            for r in entry["churn_by_consumers"]
-            if r["event"] == event and r["moved_mean"] is not None
-        )
-        if points:
-            xs, ys = zip(*points)
-            ax.plot(xs, ys, marker="o", markersize=3, color=f"C{index % 10}", label=_label(entry))
-    xs, ys = _pooled_lower_bound(summary, event)
-    if xs:
-        ax.plot(xs, ys, linestyle="--", color="black", linewidth=1.2, label="lower bound (mean over strategies)")
-    else:
-        ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
-    ax.set_title(f"event: {event}")
-    ax.set_xlabel("consumers")
-    ax.set_ylabel("mean queues moved")
-    ax.grid(alpha=0.3)
-
-
-def _churn_figure(summary: Dict[str, Any]):
-    """Mean queues moved against the number of consumers: a subplot per event, a line per strategy."""
-    events = _events(summary) or ["(none)"]
-    fig = _figure_class()(figsize=(4.8 * len(events), 4.4), layout="constrained")
-    for ax, event in zip(fig.subplots(1, len(events), squeeze=False)[0], events):
-        _churn_axes(ax, summary, event)
-    handles: Dict[str, Any] = {}
-    for ax in fig.axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    if handles:
-        rows = math.ceil(len(handles) / LEGEND_COLUMNS)
-        fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=math.ceil(len(handles) / rows))
-    return fig
-
-
-def _bins(summary: Dict[str, Any], key: str) -> List[Tuple[int, int]]:
-    return sorted({tuple(row[key]) for entry in summary["strategies"] for row in entry["imbalance_grid"]})
-
-
-def _grid(entry: Dict[str, Any], xbins: List[Tuple[int, int]], ybins: List[Tuple[int, int]]):
-    """The strategy's mean imbalance as a consumers × queues array (NaN where it has none)."""
-    import numpy
-
-    grid = numpy.full((len(ybins), len(xbins)), numpy.nan)
-    for row in entry["imbalance_grid"]:
-        if row["imbalance_mean"] is not None:
-            y, x = ybins.index(tuple(row["consumers_bin"])), xbins.index(tuple(row["queues_bin"]))
-            grid[y, x] = row["imbalance_mean"]
-    return grid
-
-
-def _annotate(ax, image, grid) -> None:
-    """Writes each cell's value on it, dark on bright cells and light on dark ones."""
-    for y, row in enumerate(grid):
-        for x, value in enumerate(row):
-            if not math.isnan(value):
-                color = "black" if image.norm(value) > 0.6 else "white"
-                ax.text(x, y, f"{value:.1f}", ha="center", va="center", fontsize=7, color=color)
-
-
-def _heatmap_axes(ax, entry: Dict[str, Any], grid, bins: Tuple[List[Tuple[int, int]], ...], **style):
-    """One strategy's heat map, with bin labels; returns the image for the colorbar."""
-    xbins, ybins = bins
-    image = ax.imshow(grid, origin="lower", aspect="auto", **style)
-    if max(len(xbins), len(ybins)) <= ANNOTATE_LIMIT:
-        _annotate(ax, image, grid)
-    ax.set_title(_label(entry), fontsize=10)
-    ax.set_xticks(range(len(xbins)), [_range(b) for b in xbins], rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(len(ybins)), [_range(b) for b in ybins], fontsize=8)
-    ax.set_xlabel("queues")
-    ax.set_ylabel("consumers")
-    return image
-
-
-def _imbalance_figure(summary: Dict[str, Any]):
-    """A heat map per strategy of mean imbalance over queue-count × consumer-count bins, on one scale."""
-    Figure = _figure_class()
-    from matplotlib import colormaps
-
-    strategies, bins = summary["strategies"], (_bins(summary, "queues_bin"), _bins(summary, "consumers_bin"))
-    if not (strategies and all(bins)):
-        fig = Figure(figsize=(5, 3), layout="constrained")
-        fig.subplots().text(0.5, 0.5, "no imbalance data", ha="center", va="center")
-        return fig
-    means = [r["imbalance_mean"] for e in strategies for r in e["imbalance_grid"] if r["imbalance_mean"] is not None]
-    top = max(means, default=0) or 1
-    ncols = min(3, len(strategies))
-    nrows = math.ceil(len(strategies) / ncols)
-    fig = Figure(figsize=(4.6 * ncols + 1.2, 4.2 * nrows), layout="constrained")
-    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
-    cmap = colormaps["viridis"].with_extremes(bad="#e8e8e8")
-    for ax, entry in zip(axes, strategies):
-        image = _heatmap_axes(ax, entry, _grid(entry, *bins), bins, cmap=cmap, vmin=0, vmax=top)
-    for ax in axes[len(strategies) :]:
-        ax.set_axis_off()
-    fig.colorbar(image, ax=axes[: len(strategies)], label="mean imbalance (largest − smallest share)")
-    return fig
-
-
 # ------------------------------------------------------------------ writing
-
-
-def _png(fig) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    return buffer.getvalue()
 
 
 def _write_atomic(path: Path, data: bytes) -> Path:
@@ -448,8 +290,7 @@ def write_report(summary: Dict[str, Any], out_dir: Path) -> List[Path]:
     Everything is rendered before anything is written. Raises :class:`ImportError` (naming the
     ``sweep`` extra) when matplotlib is missing."""
     files = {
-        CHURN_PLOT: _png(_churn_figure(summary)),
-        IMBALANCE_PLOT: _png(_imbalance_figure(summary)),
+        **draw(summary),
         "report.md": render_markdown(summary).encode("utf-8"),
         "report.html": render_html(summary).encode("utf-8"),
     }
