@@ -53,6 +53,7 @@ _MODULES: Dict[str, List[str]] = {
         "process_consume_result_concurrently",
         "process_consume_result_orderly",
         "OrderlyRun",
+        "OrderlyLoop",
         "consume_request_run_concurrently",
         "consume_request_run_orderly",
     ],

@@ -1,10 +1,12 @@
-"""What the consume services do with a listener's answer (``processConsumeResult``).
+"""What the consume services do: ``ConsumeRequest.run`` and ``processConsumeResult``.
 
 Concurrent consumers remove the batch from the cache and commit the lowest
 offset still cached (only ever upwards); messages the listener asked to see
 again are sent back to the broker. Orderly consumers commit the taken batch
 (highest taken + 1, overwriting) or put it back. Either way a dropped queue's
 offset is never updated, and the caller skips a dropped queue altogether.
+The orderly consume loop's rules (a live lock, relock after 100 ms or 10 ms,
+the 60 s cut-off) are :class:`OrderlyLoop`'s alone; the group simulation runs it too.
 
     >>> from pytest_rmq_conformance.model import MessageQueue
     >>> from pytest_rmq_conformance.processqueue import Broker, ManualClock, OffsetStore, ProcessQueue, fill
@@ -37,6 +39,9 @@ __all__ = [
     "process_consume_result_concurrently",
     "process_consume_result_orderly",
     "OrderlyRun",
+    "OrderlyLoop",
+    "lock_lost",
+    "resubmit_after_lock",
     "consume_request_run_concurrently",
     "consume_request_run_orderly",
 ]
@@ -220,6 +225,25 @@ def consume_request_run_concurrently(
     )
 
 
+# ConsumeMessageOrderlyService's delays, in ms
+TRY_LOCK_ON_ENTRY = 100  # run() found no live lock: tryLockLaterAndReconsume(100)
+TRY_LOCK_IN_LOOP = 10  # the lock was lost inside the loop: tryLockLaterAndReconsume(10)
+RESUBMIT_AFTER_CONTINUOUS = 10  # consumed longer than max_time_consume_continuously
+RESUBMIT_WHEN_LOCKED = 10  # tryLockLaterAndReconsume: the broker granted the lock
+RESUBMIT_WHEN_NOT_LOCKED = 3000  # ... or refused it
+
+
+def lock_lost(pq: ProcessQueue, message_model: str = CLUSTERING) -> bool:
+    """Whether a CLUSTERING orderly consumer may not consume ``pq``: not ``locked``, or the lock
+    is older than ``rebalance_lock_max_live_time`` (BROADCASTING needs no lock)."""
+    return message_model == CLUSTERING and (not pq.locked or pq.is_lock_expired())
+
+
+def resubmit_after_lock(locked: bool) -> int:
+    """``tryLockLaterAndReconsume``: ms until the request runs again once ``lock(mq)`` answered."""
+    return RESUBMIT_WHEN_LOCKED if locked else RESUBMIT_WHEN_NOT_LOCKED
+
+
 @dataclass
 class OrderlyRun:
     """What one ``ConsumeMessageOrderlyService.ConsumeRequest.run`` did: the batches it passed
@@ -229,6 +253,70 @@ class OrderlyRun:
     stopped: str = ""
     try_lock_after: Optional[int] = None
     resubmit_after: Optional[int] = None
+
+
+class OrderlyLoop:
+    """The rules of one ``ConsumeRequest.run`` on ``pq``, a turn at a time, for callers that let
+    the listener's time pass their own way (:func:`consume_request_run_orderly` at once, a
+    :class:`~pytest_rmq_conformance.processqueue.GroupSimulation` on its timers).
+
+    :meth:`enter`, then :meth:`take` a batch, hand it to the listener and :meth:`finish` it,
+    for as long as both say so; :attr:`run` records the batches and why the loop stopped.
+    """
+
+    def __init__(self, pq: ProcessQueue, mq: MessageQueue, *, message_model: str = CLUSTERING, batch_size: int = 1, clock=None):
+        self.pq, self.mq = pq, mq
+        self.message_model = message_model
+        self.batch_size = batch_size
+        self.clock = clock if clock is not None else pq.clock
+        self.started: Optional[int] = None
+        self.run = OrderlyRun()
+
+    def _stop(self, why: str, *, try_lock_after: Optional[int] = None, resubmit_after: Optional[int] = None) -> None:
+        self.run.stopped, self.run.try_lock_after, self.run.resubmit_after = why, try_lock_after, resubmit_after
+
+    def enter(self) -> bool:
+        """Whether the loop starts: not on a dropped queue; a CLUSTERING queue without a live
+        lock asks to lock again in 100 ms instead."""
+        if self.pq.dropped:
+            self._stop("dropped")
+        elif lock_lost(self.pq, self.message_model):
+            self._stop("not locked", try_lock_after=TRY_LOCK_ON_ENTRY)
+        else:
+            self.started = self.clock.now()
+            return True
+        return False
+
+    def take(self) -> Optional[List[Message]]:
+        """The next batch for the listener, or ``None`` when the loop stops: the queue was
+        dropped, the lock lost (lock again in 10 ms), 60 s passed since :meth:`enter`
+        (resubmit in 10 ms), or nothing is cached."""
+        pq = self.pq
+        assert self.started is not None, "enter() first"
+        if pq.dropped:
+            self._stop("dropped")
+        elif lock_lost(pq, self.message_model):
+            self._stop("lock lost", try_lock_after=TRY_LOCK_IN_LOOP)
+        elif self.clock.now() - self.started > pq.config.max_time_consume_continuously:
+            self._stop("consumed continuously too long", resubmit_after=RESUBMIT_AFTER_CONTINUOUS)
+        else:
+            msgs = pq.take_messages(self.batch_size)
+            if not msgs:
+                self._stop("no messages")
+            elif pq.dropped:  # checked again under the consume lock: the taken batch is never committed
+                self._stop("dropped")
+            else:
+                self.run.batches.append(msgs)
+                return msgs
+        return None
+
+    def finish(self, msgs: List[Message], status: Optional[str], *, offset_store: OffsetStore, **options) -> OrderlyResult:
+        """``processConsumeResult`` for the listener's ``status`` (``options`` as for
+        :func:`process_consume_result_orderly`); the loop stops if the batch is suspended."""
+        result = process_consume_result_orderly(self.pq, self.mq, msgs, status, offset_store=offset_store, **options)
+        if not result.continue_consume:
+            self._stop("suspended", resubmit_after=result.resubmit_after)
+        return result
 
 
 def consume_request_run_orderly(
@@ -243,45 +331,23 @@ def consume_request_run_orderly(
     listener_time: int = 0,
     clock=None,
 ) -> OrderlyRun:
-    """The orderly consume loop on one queue, with the listener taking ``listener_time`` ms of
-    ``clock`` (a :class:`ManualClock`; default the queue's) per batch.
+    """The orderly consume loop (:class:`OrderlyLoop`) on one queue, run at once, with the
+    listener taking ``listener_time`` ms of ``clock`` (a :class:`ManualClock`; default the
+    queue's) per batch.
 
     A CLUSTERING queue is consumed only while ``locked`` and its lock is not expired: on entry
     otherwise it asks to lock again in 100 ms, inside the loop in 10 ms. After
     ``max_time_consume_continuously`` (60 s) it yields and resubmits in 10 ms.
     """
-    clock = clock if clock is not None else pq.clock
-    run = OrderlyRun()
-    if pq.dropped:
-        run.stopped = "dropped"
-        return run
-    clustering = message_model == CLUSTERING
-    if clustering and (not pq.locked or pq.is_lock_expired()):
-        run.stopped, run.try_lock_after = "not locked", 100
-        return run
-    started = clock.now()
-    while True:
-        if pq.dropped:
-            run.stopped = "dropped"
-            return run
-        if clustering and (not pq.locked or pq.is_lock_expired()):
-            run.stopped, run.try_lock_after = "lock lost", 10
-            return run
-        if clock.now() - started > pq.config.max_time_consume_continuously:
-            run.stopped, run.resubmit_after = "consumed continuously too long", 10
-            return run
-        msgs = pq.take_messages(batch_size)
-        if not msgs:
-            run.stopped = "no messages"
-            return run
-        if pq.dropped:  # checked again under the consume lock: the taken batch is never committed
-            run.stopped = "dropped"
-            return run
-        run.batches.append(msgs)
-        status = _listen(listener, msgs, SUSPEND_CURRENT_QUEUE_A_MOMENT)
-        if listener_time:
-            clock.advance(listener_time)
-        result = process_consume_result_orderly(pq, mq, msgs, status, offset_store=offset_store, auto_commit=auto_commit)
-        if not result.continue_consume:
-            run.stopped, run.resubmit_after = "suspended", result.resubmit_after
-            return run
+    loop = OrderlyLoop(pq, mq, message_model=message_model, batch_size=batch_size, clock=clock)
+    if loop.enter():
+        while True:
+            msgs = loop.take()
+            if msgs is None:
+                break
+            status = _listen(listener, msgs, SUSPEND_CURRENT_QUEUE_A_MOMENT)
+            if listener_time:
+                loop.clock.advance(listener_time)
+            if not loop.finish(msgs, status, offset_store=offset_store, auto_commit=auto_commit).continue_consume:
+                break
+    return loop.run
