@@ -58,7 +58,9 @@ _MODULES: Dict[str, List[str]] = {
         "consume_request_run_orderly",
     ],
     "pull": ["PullDecision", "pull_exception_delay", "lite_pull_task", "lite_pull_result", "pull_message", "process_pull_result"],
-    "simulation": ["GroupSimulation", "MessageFlow", "Ownership", "Overlap", "Gap", "Consumption", "default_queues", "default_clients"],
+    "group": ["GroupSimulation", "default_queues", "default_clients"],
+    "ownership": ["Ownership", "Overlap", "Gap", "OwnershipLedger"],
+    "message_flow": ["MessageFlow", "Consumption"],
 }
 
 _HOME = {name: module for module, names in _MODULES.items() for name in names}
