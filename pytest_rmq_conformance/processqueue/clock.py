@@ -41,7 +41,10 @@ class ManualClock:
 
     def set(self, millis: int) -> int:
         """Jump to ``millis``, which may not be earlier than now."""
-        return self.advance(int(millis) - self.now())
+        now = self.now()
+        if millis < now:
+            raise ValueError(f"a clock does not go backwards (set to {millis} ms at {now} ms)")
+        return self.advance(int(millis) - now)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(now={self.now()})"
