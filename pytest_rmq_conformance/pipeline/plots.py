@@ -15,8 +15,10 @@ __all__ = ["draw", "label", "span", "CHURN_PLOT", "IMBALANCE_PLOT"]
 CHURN_PLOT = "churn_by_group_size.png"
 IMBALANCE_PLOT = "imbalance_heatmap.png"
 DPI = 110
-LEGEND_COLUMNS = 5  # at most, in the churn plot's legend
+PANEL_WIDTH = 3.6  # inches, of a churn panel
+LEGEND_COLUMNS = 4  # at most, in the churn plot's legend
 ANNOTATE_LIMIT = 12  # bins per heat-map axis up to which each cell shows its value
+EVENT_TITLES = {"leave": "a consumer leaves", "join": "a consumer joins", "crash": "a consumer crashes"}
 _INSTALL_HINT = "the sweep report's plots need matplotlib: pip install 'pytest-rmq-conformance[sweep]'"
 
 Bin = Tuple[int, int]
@@ -46,64 +48,76 @@ def _figure_class():
     return Figure
 
 
-# ---------------------------------------------------------------- churn by consumers
+# ------------------------------------------------------------ churn by group size
 
 
 def _events(summary: Dict[str, Any]) -> List[str]:
     """The space's events, then any others the strategies report, in order."""
-    seen = [row["event"] for entry in summary["strategies"] for row in entry["churn_by_consumers"]]
+    seen = [row["event"] for entry in summary["strategies"] for row in entry["churn_by_group_size"]]
     return list(dict.fromkeys([*summary["space"]["events"], *seen]))
 
 
-def _pooled_lower_bound(summary: Dict[str, Any], event: str) -> Tuple[List[int], List[float]]:
-    """The mean lower bound per group size for ``event``, weighted by scenarios over all strategies
-    (their bounds differ where their starting shares do)."""
-    totals: Dict[int, List[float]] = {}
-    for entry in summary["strategies"]:
-        for row in entry["churn_by_consumers"]:
-            if row["event"] == event and row["lower_bound_mean"] is not None:
-                total = totals.setdefault(row["consumers"], [0.0, 0])
-                total[0] += row["lower_bound_mean"] * row["scenarios"]
-                total[1] += row["scenarios"]
-    xs = sorted(c for c, (_, n) in totals.items() if n)
-    return xs, [totals[c][0] / totals[c][1] for c in xs]
+def _size_bins(summary: Dict[str, Any]) -> List[Bin]:
+    return sorted({tuple(row["consumers_bin"]) for e in summary["strategies"] for row in e["churn_by_group_size"]})
 
 
-def _churn_axes(ax, summary: Dict[str, Any], event: str) -> None:
+def _quartiles(entry: Dict[str, Any], event: str, bins: List[Bin]) -> List[List[float]]:
+    """The strategy's 25th, 50th and 75th percentile excess share per bin (NaN where it has none)."""
+    rows = {tuple(r["consumers_bin"]): r["excess_share"] for r in entry["churn_by_group_size"] if r["event"] == event}
+    return [[rows[b][key] if b in rows else math.nan for b in bins] for key in ("p25", "p50", "p75")]
+
+
+def _churn_axes(ax, summary: Dict[str, Any], event: str, bins: List[Bin]) -> None:
+    xs = range(len(bins))
+    ax.axhline(0, color="black", linestyle="--", linewidth=1.2, label="lower bound: fewest moves to a balanced group")
     for index, entry in enumerate(summary["strategies"]):
-        points = sorted(
-            (r["consumers"], r["moved_mean"])
-            for r in entry["churn_by_consumers"]
-            if r["event"] == event and r["moved_mean"] is not None
-        )
-        if points:
-            xs, ys = zip(*points)
-            ax.plot(xs, ys, marker="o", markersize=3, color=f"C{index % 10}", label=label(entry))
-    xs, ys = _pooled_lower_bound(summary, event)
-    if xs:
-        ax.plot(xs, ys, linestyle="--", color="black", linewidth=1.2, label="lower bound (mean over strategies)")
-    else:
-        ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
-    ax.set_title(f"event: {event}")
-    ax.set_xlabel("consumers")
-    ax.set_ylabel("mean queues moved")
+        low, median, high = _quartiles(entry, event, bins)
+        if all(math.isnan(m) for m in median):
+            continue
+        color = f"C{index % 10}"
+        ax.fill_between(xs, low, high, color=color, alpha=0.18, linewidth=0)
+        ax.plot(xs, median, marker="o", markersize=4, linewidth=2, color=color, label=label(entry))
+    ax.set_title(EVENT_TITLES.get(event, event))
+    ax.set_xticks(xs, [span(b) for b in bins], rotation=45, ha="right", fontsize=8)
+    ax.set_xlabel("consumers before the event")
     ax.grid(alpha=0.3)
 
 
 def _churn_figure(summary: Dict[str, Any]):
-    """Mean queues moved against the number of consumers: a subplot per event, a line per strategy."""
-    events = _events(summary) or ["(none)"]
-    fig = _figure_class()(figsize=(4.8 * len(events), 4.4), layout="constrained")
-    for ax, event in zip(fig.subplots(1, len(events), squeeze=False)[0], events):
-        _churn_axes(ax, summary, event)
+    """Queues moved beyond the lower bound, as a share of the queues, against group size: a panel
+    per event, per strategy the median line and the interquartile band over the bin's scenarios."""
+    Figure = _figure_class()
+    from matplotlib.ticker import PercentFormatter
+
+    events, bins = _events(summary), _size_bins(summary)
+    if not bins:
+        fig = Figure(figsize=(5, 3), layout="constrained")
+        fig.subplots().text(0.5, 0.5, "no churn data", ha="center", va="center")
+        return fig
+    fig = Figure(figsize=(max(6.0, PANEL_WIDTH * len(events) + 0.6), 4.8), layout="constrained")
+    axes = fig.subplots(1, len(events), sharey=True, squeeze=False)[0]
+    for ax, event in zip(axes, events):
+        _churn_axes(ax, summary, event, bins)
+    axes[0].set_ylabel("queues moved beyond the lower bound\n(% of all queues)")
+    axes[0].yaxis.set_major_formatter(PercentFormatter(xmax=1))
+    fig.suptitle("Queues moved beyond the lower bound, by group size\nline: median; band: 25th to 75th percentile")
     handles: Dict[str, Any] = {}
-    for ax in fig.axes:
+    for ax in axes:
         for handle, text in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(text, handle)
-    if handles:
-        rows = math.ceil(len(handles) / LEGEND_COLUMNS)
-        fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=math.ceil(len(handles) / rows))
+    _legend_below(fig, handles)
     return fig
+
+
+def _legend_below(fig, handles: Dict[str, Any]) -> None:
+    """The legend under the panels, in the most columns (up to ``LEGEND_COLUMNS``, rows balanced)
+    that fit the figure's width."""
+    for columns in range(min(LEGEND_COLUMNS, len(handles)), 0, -1):
+        ncol = math.ceil(len(handles) / math.ceil(len(handles) / columns))
+        legend = fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=ncol)
+        if columns == 1 or legend.get_window_extent().width <= fig.bbox.width:
+            return
+        legend.remove()
 
 
 # --------------------------------------------------------------- imbalance heat map

@@ -169,7 +169,13 @@ def _blocks(summary: Dict[str, Any]) -> List[Block]:
     ]
     plots: List[Block] = [
         Heading(2, "Plots"),
-        Image("Mean queues moved against the number of consumers, by event", CHURN_PLOT),
+        Para(
+            "Churn by group size: the queues a strategy moved beyond the lower bound, as a share of all "
+            "queues, over the scenarios in each consumer-count bin; the line is the median, the band the "
+            "middle half (25th to 75th percentile). 0 % means as few moves as a balanced group needs; "
+            "below 0, the strategy moved fewer because it does not balance."
+        ),
+        Image("Queues moved beyond the lower bound, as a share of the queues, by group size and event", CHURN_PLOT),
         Image("Mean imbalance by queue count and consumer count, by strategy", IMBALANCE_PLOT),
     ]
     return (
