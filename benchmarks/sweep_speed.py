@@ -30,9 +30,9 @@ def plain(space: SweepSpace) -> tuple:
     calls = 0
     started = time.perf_counter()
     for index in range(space.count):
-        drawn = space.scenario(index)
+        plan = space.plan(index)
         for evaluator in evaluators:
-            calls += evaluator.evaluate(drawn)["calls"]
+            calls += evaluator.evaluate(plan, index)["calls"]
     return time.perf_counter() - started, calls
 
 

@@ -14,9 +14,9 @@ from collections import Counter
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from pytest_rmq_conformance.golden import GoldenDataError, load_golden
-from pytest_rmq_conformance.golden_import import import_harness
-from pytest_rmq_conformance.replay import replay_case
+from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
+from pytest_rmq_conformance.engine.golden_import import import_harness
+from pytest_rmq_conformance.engine.replay import replay_case
 from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, reference_strategy
 
 __all__ = ["main"]
@@ -61,7 +61,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _golden_check(args: argparse.Namespace) -> int:
-    golden = load_golden(args.directory)
+    golden = load_golden(args.directory, validate=True)
     per_run = Counter(run for case in golden.cases for run in case.runs)
     print(f"{golden.directory}: {len(golden.cases)} valid cases")
     for run, count in sorted(per_run.items()):

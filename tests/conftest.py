@@ -10,10 +10,10 @@ BREAKERS = Path(__file__).with_name("breakers.py")
 
 @pytest.fixture(scope="session")
 def golden():
-    """The shipped golden set, validated once per test session."""
-    from pytest_rmq_conformance.golden import load_golden
+    """The shipped golden set, validated against its schema once per test session."""
+    from pytest_rmq_conformance.engine.golden import load_golden
 
-    return load_golden()
+    return load_golden(validate=True)
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.golden import GoldenDataError, load_golden
-from pytest_rmq_conformance.golden_import import import_harness
-from pytest_rmq_conformance.resources import golden_dir
+from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
+from pytest_rmq_conformance.engine.golden_import import import_harness
+from pytest_rmq_conformance.engine.resources import golden_dir
 
 REFERENCE = {
     "rocketmq": "5.3.3",

@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
-from pytest_rmq_conformance.golden import GoldenDataError, load_golden, schema_problems
-from pytest_rmq_conformance.resources import golden_dir, schemas_dir
+from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden, schema_problems
+from pytest_rmq_conformance.engine.resources import golden_dir, schemas_dir
 
 
 @pytest.mark.parametrize("path", sorted(golden_dir().glob("*.jsonl")), ids=lambda p: p.name)

@@ -3,7 +3,7 @@
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.invariants import (
+from pytest_rmq_conformance.engine.invariants import (
     balance,
     coverage,
     group_assignment,

@@ -56,7 +56,7 @@ def run(env, *args, cwd):
     return subprocess.run([str(env / args[0]), *args[1:]], cwd=cwd, env=clean, capture_output=True, text=True)
 
 
-WHERE = "from pytest_rmq_conformance.resources import golden_dir, schemas_dir; print(golden_dir()); print(schemas_dir())"
+WHERE = "from pytest_rmq_conformance.engine.resources import golden_dir, schemas_dir; print(golden_dir()); print(schemas_dir())"
 
 
 def test_installed_wheel_finds_its_data_and_replays(dist, env, tmp_path):

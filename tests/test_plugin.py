@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from miniatures import MINIATURES, PLUGIN_ARGS
-from pytest_rmq_conformance.resources import golden_dir
+from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.strategies import RELEASES, REFERENCE_CLASSES
 
 Q = ["-p", "no:cacheprovider"]

@@ -8,9 +8,9 @@ claimed, hypothesis finds a group where the port breaks it — so the table in
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from pytest_rmq_conformance.calls import assign
-from pytest_rmq_conformance.groups import java_ordered, plans, scenarios
-from pytest_rmq_conformance.properties import (
+from pytest_rmq_conformance.engine.calls import assign
+from pytest_rmq_conformance.engine.groups import java_ordered, plans, scenarios
+from pytest_rmq_conformance.engine.properties import (
     CHANGE_PROPERTIES,
     DEFAULT_PROPERTIES,
     GROUP_PROPERTIES,

@@ -10,7 +10,7 @@ import pytest
 
 from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator
-from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example, parse_range
+from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example, layout_of, parse_range
 
 TESTS = Path(__file__).parent
 
@@ -27,13 +27,14 @@ def importable_breakers(monkeypatch):
 
 def test_scenario_i_is_the_same_whoever_draws_it():
     space = SweepSpace(queues=(1, 300), consumers=(1, 40), seed=5)
-    assert [space.scenario(i) for i in (3, 0, 7)] == [SweepSpace(queues=(1, 300), consumers=(1, 40), seed=5).scenario(i) for i in (3, 0, 7)]
-    assert space.scenario(3) != SweepSpace(queues=(1, 300), consumers=(1, 40), seed=6).scenario(3)
-    drawn = [space.scenario(i) for i in range(300)]
-    assert {d.event for d in drawn} == {"leave", "join", "crash"}
-    assert {d.topics for d in drawn} == {1, 2, 3} and {d.brokers for d in drawn} == {1, 2, 4} and {d.rooms for d in drawn} == {True, False}
-    assert all(1 <= len(d.mq_all) <= 300 and 1 <= len(d.members) <= 40 for d in drawn)
-    assert all(d.event == "join" for d in drawn if len(d.members) == 1)
+    assert [space.plan(i) for i in (3, 0, 7)] == [SweepSpace(queues=(1, 300), consumers=(1, 40), seed=5).plan(i) for i in (3, 0, 7)]
+    assert space.plan(3) != SweepSpace(queues=(1, 300), consumers=(1, 40), seed=6).plan(3)
+    plans = [space.plan(i) for i in range(300)]
+    layouts = [layout_of(p) for p in plans]
+    assert {p.events[0].kind for p in plans} == {"leave", "join", "crash"}
+    assert {t for t, _, _ in layouts} == {1, 2, 3} and {b for _, b, _ in layouts} == {1, 2, 4} and {r for _, _, r in layouts} == {True, False}
+    assert all(1 <= len(p.start.mq_all) <= 300 and 1 <= len(p.start.clients) <= 40 for p in plans)
+    assert all(p.events[0].kind == "join" for p in plans if len(p.start.clients) == 1)
 
 
 @pytest.mark.parametrize("text, error", [("5:2", "MIN <= MAX"), ("a:b", "MIN:MAX or a number"), ("0:3", "1 <= MIN")])
@@ -46,10 +47,10 @@ def test_the_spec_example_by_hand():
     """24 queues, 4 clients, the second leaves: AVG moves 8 ownerships (the leaver's 6 plus 2
     that shift between survivors; a balanced group needs 6); consistent hashing moves exactly
     the leaver's."""
-    drawn = fixed_example(24, 4, 1)
-    avg = Evaluator("AVG").evaluate(drawn)
+    plan = fixed_example(24, 4, 1)
+    avg = Evaluator("AVG").evaluate(plan)
     assert (avg["moved"], avg["lower_bound"], avg["own"], avg["imbalance"]) == (8, 6, 6, 0)
-    ch = Evaluator("CONSISTENT_HASH").evaluate(drawn)
+    ch = Evaluator("CONSISTENT_HASH").evaluate(plan)
     assert ch["moved"] == ch["own"] and ch["violation_count"] == 0
 
 
@@ -152,7 +153,7 @@ def test_a_small_sweep_matches_the_hand_computed_cases_and_catches_the_wrong_str
     assert by_spec["AVG"]["churn"]["max"] == max(r["moved"] for r in rows)
     assert by_spec["AVG"]["churn"]["mean"] == round(sum(r["moved"] for r in rows) / len(rows), 4)
     # and each row agrees with evaluating its scenario directly
-    direct = Evaluator("AVG").evaluate(SPACE.scenario(rows[7]["scenario"]))
+    direct = Evaluator("AVG").evaluate(SPACE.plan(rows[7]["scenario"]), rows[7]["scenario"])
     assert (direct["moved"], direct["lower_bound"]) == (rows[7]["moved"], rows[7]["lower_bound"])
 
 
@@ -203,7 +204,7 @@ def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_compl
     summary = run_sweep(["sweep_faults:HangsOnBigGroups"], space, tmp_path / "out", partitions=2, timeout=0.2,
                         spark=spark, progress=False, report=False)
     (entry,) = summary["strategies"]
-    big = [i for i in range(space.count) if max(len(space.scenario(i).members), len(space.scenario(i).after)) > 5]
+    big = [i for i in range(space.count) if max(len(members) for _, members in space.plan(i).groups()) > 5]
     assert 0 < len(big) < space.count
     kinds = {v["kind"]: v for v in entry["violations"]}
     assert kinds["hang"]["count"] == entry["failing_scenarios"] == len(big)

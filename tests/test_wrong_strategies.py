@@ -3,7 +3,7 @@
 import pytest
 
 from miniatures import MINIATURES, ORDER_ONLY
-from pytest_rmq_conformance.replay import replay_case
+from pytest_rmq_conformance.engine.replay import replay_case
 
 
 def mismatches_of(golden, family, build, strict_order):

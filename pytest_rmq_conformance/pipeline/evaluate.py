@@ -1,9 +1,8 @@
-"""One strategy on one drawn scenario: every client's share before and after the change, the
-invariants the strategy claims, the differential with the reference port, churn and balance.
+"""One strategy on one sweep scenario: every client's share before and after the change, judged
+by the suite's own checks (:func:`~pytest_rmq_conformance.engine.steps.check_step`, and the
+differential with the reference port, :func:`~pytest_rmq_conformance.engine.differential.differences`).
 
-The functions the plugin's checks use (:func:`~pytest_rmq_conformance.calls.assign`,
-:mod:`~pytest_rmq_conformance.properties`, :mod:`~pytest_rmq_conformance.invariants`), with no
-pytest: the Spark job calls this in its tasks, the plain runner in one process.
+No pytest here: the Spark job calls this in its tasks, the plain runner in one process.
 
     >>> from pytest_rmq_conformance.pipeline.space import fixed_example
     >>> row = Evaluator("AVG").evaluate(fixed_example())
@@ -18,12 +17,13 @@ import time
 from dataclasses import replace
 from typing import Any, Dict, List, Optional
 
-from pytest_rmq_conformance.calls import Hang, assign
-from pytest_rmq_conformance.conformance import Conformance, Settings
-from pytest_rmq_conformance.invariants import Violation, minimum_moves, moved_queues
-from pytest_rmq_conformance.pipeline.space import Drawn
-from pytest_rmq_conformance.properties import CHANGE_PROPERTIES, check_change, check_group, coverage_target, for_scenario
-from pytest_rmq_conformance.scenarios import Event, Scenario, default_params
+from pytest_rmq_conformance.engine.calls import Hang, assign
+from pytest_rmq_conformance.engine.differential import differences
+from pytest_rmq_conformance.engine.invariants import Violation
+from pytest_rmq_conformance.engine.scenarios import Plan, Scenario, default_params, java_ordered
+from pytest_rmq_conformance.engine.steps import check_members, check_step
+from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.pipeline.space import layout_of
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 
 __all__ = ["Evaluator", "RESULT_FIELDS"]
@@ -59,33 +59,34 @@ class Evaluator:
 
     def __init__(self, spec: str, version: str = DEFAULT_RELEASE, timeout: Optional[float] = 2.0):
         self.spec = spec
-        self.conformance = Conformance(Settings(spec=spec, origin="--strategy", version=version, timeout=timeout))
-        self.conformance.load()
-        self.error = self.conformance.load_error
+        self.subject = Subject(Settings(spec=spec, origin="--strategy", version=version, timeout=timeout))
+        self.error = self.subject.load_error
         self.timeout = timeout
 
     @property
     def name(self) -> str:
-        return self.conformance.name or self.spec
+        return self.subject.name or self.spec
 
-    def _scenario(self, drawn: Drawn) -> Scenario:
-        conformance = self.conformance
-        family = conformance.family
-        params = conformance.fixed_params() or default_params(family, drawn.mq_all)
-        return Scenario(family, params, "group", drawn.mq_all, drawn.members)
+    def _configured(self, group: Scenario) -> Scenario:
+        """``group`` configured for the strategy: an instance's own params, else its family's defaults."""
+        family = self.subject.family
+        params = self.subject.fixed_params() or default_params(family, group.mq_all)
+        return replace(group, strategy=family, params=params)
 
-    def evaluate(self, drawn: Drawn) -> Dict[str, Any]:
+    def evaluate(self, plan: Plan, index: int = -1) -> Dict[str, Any]:
+        """The result row of scenario ``index``, ``plan``."""
         started = time.perf_counter()
+        topics, brokers, rooms = layout_of(plan)
         row: Dict[str, Any] = {
-            "scenario": drawn.index,
+            "scenario": index,
             "strategy": self.spec,
             "name": self.name,
-            "queues": len(drawn.mq_all),
-            "consumers": len(drawn.members),
-            "topics": drawn.topics,
-            "brokers": drawn.brokers,
-            "rooms": drawn.rooms,
-            "event": drawn.event,
+            "queues": len(plan.start.mq_all),
+            "consumers": len(plan.start.clients),
+            "topics": topics,
+            "brokers": brokers,
+            "rooms": rooms,
+            "event": plan.events[0].kind,
             "moved": 0,
             "lower_bound": 0,
             "own": 0,
@@ -97,7 +98,7 @@ class Evaluator:
             violations.append(Violation("load", self.error))
         else:
             try:
-                violations += self._check(drawn, row)
+                violations += self._check(plan, row)
             except Hang as hang:
                 violations.append(Violation("hang", str(hang)))
             except Exception as exc:  # a strategy or factory failing in a way assign does not catch
@@ -105,51 +106,46 @@ class Evaluator:
         row["violation_count"] = len(violations)
         row["violation_kinds"] = [v.kind for v in violations]
         row["violation_details"] = [v.detail[:DETAIL_LIMIT] for v in violations]
-        row["group"] = self._group_json(drawn) if violations else ""
+        row["group"] = self._group_json(plan) if violations else ""
         row["seconds"] = time.perf_counter() - started
         return row
 
-    def _check(self, drawn: Drawn, row: Dict[str, Any]) -> List[Violation]:
-        conformance = self.conformance
-        claimed = conformance.properties
-        before_group = self._scenario(drawn)
-        after_group = replace(before_group, cid_all=drawn.after)
-        before, problems = assign(conformance.build_for, before_group, self.timeout)
-        after, after_problems = assign(conformance.build_for, after_group, self.timeout)
+    def _check(self, plan: Plan, row: Dict[str, Any]) -> List[Violation]:
+        subject = self.subject
+        claimed = subject.properties
+        event = plan.events[0]
+        (_, members), (_, after_members) = plan.groups()
+        before_group = self._configured(plan.start)
+        after_group = java_ordered(before_group, after_members)
+        before, problems = assign(subject.build_for, before_group, self.timeout)
+        after, after_problems = assign(subject.build_for, after_group, self.timeout)
         row["calls"] = len(before) + len(after)
-        found = problems + after_problems
-        found += check_group(for_scenario(claimed, before_group), before_group, before)
-        found += check_group(for_scenario(claimed, after_group), after_group, after)
-        found += check_change(claimed & set(CHANGE_PROPERTIES), before, after, Event(drawn.event, drawn.client))
-        if conformance.family is not None and conformance.source.kind != "reference":
-            found += self._differential(before_group, before) + self._differential(after_group, after)
+        step = check_step(claimed, event, before_group, before, after_group, after)
+        found = problems + after_problems + list(check_members(claimed, before_group, before)) + list(step.violations)
+        if subject.family is not None and not subject.is_reference:
+            for group in (before_group, after_group):
+                found += self._differential(group)
             row["calls"] *= 2
-        target = coverage_target(claimed, before_group)
-        row["moved"] = len(moved_queues(before, after))
-        row["lower_bound"] = minimum_moves(before, drawn.after, target)
-        held = before if drawn.event != "join" else after
-        row["own"] = len(held.get(drawn.client, ()))
-        sizes = [len(after.get(cid, ())) for cid in drawn.after]
-        row["imbalance"] = max(sizes) - min(sizes) if sizes else 0
+        row.update(moved=step.moved, lower_bound=step.lower_bound, own=step.own, imbalance=step.imbalance)
         return found
 
-    def _differential(self, group: Scenario, shares) -> List[Violation]:
-        expected, _ = assign(self.conformance.reference_for, group, self.timeout)
-        found = []
-        for cid in group.clients:
-            mine, java = set(shares.get(cid, ())), set(expected.get(cid, ()))
-            if mine != java:
-                found.append(
-                    Violation(
-                        "differs-from-reference",
-                        f"{cid}: {len(mine - java)} queue(s) Java does not give, {len(java - mine)} missing",
-                        tuple(sorted(mine ^ java)),
-                        (cid,),
-                    )
-                )
-        return found
+    def _differential(self, group: Scenario) -> List[Violation]:
+        """The callers whose answers differ from the reference port's, compared as the suite's
+        ``test_matches_reference`` compares them (sets, exceptions by kind)."""
+        subject = self.subject
+        mismatches = differences(subject.build_for, subject.reference_for, group, timeout=self.timeout)
+        return [
+            Violation(
+                "differs-from-reference",
+                f"{m.expected.current_cid}: {m.problem}",
+                tuple(sorted(set(m.missing) | set(m.extra))),
+                (m.expected.current_cid,) if m.expected.current_cid is not None else (),
+            )
+            for m in mismatches
+        ]
 
-    def _group_json(self, drawn: Drawn) -> str:
-        data = self._scenario(drawn).to_json() if self.error is None else {}
-        data["event"] = [drawn.event, drawn.client]
+    def _group_json(self, plan: Plan) -> str:
+        data = self._configured(plan.start).to_json() if self.error is None else {}
+        event = plan.events[0]
+        data["event"] = [event.kind, event.client]
         return json.dumps(data, ensure_ascii=False)

@@ -72,8 +72,8 @@ def evaluate_batches(specs: Sequence[str], space: SweepSpace, version: str, time
         for batch in batches:
             rows: List[Dict[str, Any]] = []
             for index in batch.column(0).to_pylist():
-                drawn = space.scenario(index)
-                rows.extend(evaluator.evaluate(drawn) for evaluator in evaluators)
+                plan = space.plan(index)
+                rows.extend(evaluator.evaluate(plan, index) for evaluator in evaluators)
             yield pa.RecordBatch.from_pylist(rows, schema=schema)
 
     return run
@@ -243,10 +243,10 @@ def _examples(specs: Sequence[str], version: str, timeout: Optional[float]) -> L
     evaluators = [Evaluator(spec, version, timeout) for spec in specs]
     examples = []
     for title, queues, consumers, leaver in EXAMPLES:
-        drawn = fixed_example(queues, consumers, leaver)
+        plan = fixed_example(queues, consumers, leaver)
         rows = []
         for evaluator in evaluators:
-            row = evaluator.evaluate(drawn)
+            row = evaluator.evaluate(plan)
             rows.append(
                 {
                     "spec": evaluator.spec,

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Sequence
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.pipeline.space import SweepSpace
-from pytest_rmq_conformance.resources import schema_validator
+from pytest_rmq_conformance.engine.resources import schema_validator
 
 __all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
 

@@ -44,7 +44,7 @@ def __getattr__(name: str) -> Any:
 
 class TimedStrategy:
     """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
-    :class:`~pytest_rmq_conformance.timeouts.CallTimeout`, which no rebalance swallows)."""
+    :class:`~pytest_rmq_conformance.engine.timeouts.CallTimeout`, which no rebalance swallows)."""
 
     def __init__(self, strategy: Any, timeout: Optional[float]):
         self.strategy = strategy
@@ -52,7 +52,7 @@ class TimedStrategy:
         self.name = getattr(strategy, "name", type(strategy).__name__)
 
     def allocate(self, consumer_group, current_cid, mq_all, cid_all):
-        from pytest_rmq_conformance.timeouts import call_with_timeout
+        from pytest_rmq_conformance.engine.timeouts import call_with_timeout
 
         return call_with_timeout(
             lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
@@ -185,7 +185,7 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
             print("queues moved:", sim.churn(since=since))
     """
     from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
-    from pytest_rmq_conformance.scenarios import Scenario, default_params
+    from pytest_rmq_conformance.engine.scenarios import Scenario, default_params
 
     def make(
         strategy: Any = None,

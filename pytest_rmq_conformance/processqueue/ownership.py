@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.invariants import coverage, no_double_assignment
+from pytest_rmq_conformance.engine.invariants import coverage, no_double_assignment
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.process_queue import ProcessQueue
 

@@ -2,8 +2,11 @@
 
 import pytest
 
-from pytest_rmq_conformance.golden import GoldenDataError
-from pytest_rmq_conformance.plugin import STATE
+from pytest_rmq_conformance.engine.golden import GoldenDataError
+from pytest_rmq_conformance.plugin.state import rmq_state
+from pytest_rmq_conformance.plugin.verdicts import fail_case
+
+pytestmark = pytest.mark.rmq_check("golden")
 
 
 class NotReplayable:
@@ -16,7 +19,7 @@ class NotReplayable:
 def pytest_generate_tests(metafunc):
     if "rmq_golden_case" not in metafunc.fixturenames:
         return
-    conformance = metafunc.config.stash[STATE].conformance
+    conformance = rmq_state(metafunc.config).conformance
     try:
         cases = conformance.golden_cases()
     except GoldenDataError as exc:
@@ -45,5 +48,4 @@ def test_golden(rmq_golden_case, rmq_conformance, request):
         pytest.skip(rmq_golden_case.reason)
     outcome = rmq_conformance.run_case(rmq_golden_case)
     if not outcome.passed:
-        request.node.user_properties.append(("rmq_reason", outcome.reason))
-        pytest.fail(rmq_conformance.report(outcome), pytrace=False)
+        fail_case(request, rmq_conformance, outcome)

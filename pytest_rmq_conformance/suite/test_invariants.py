@@ -2,18 +2,15 @@
 
 import pytest
 
-from pytest_rmq_conformance.calls import assign
-from pytest_rmq_conformance.generated import PropertyFailure, run_generated
-from pytest_rmq_conformance.groups import java_ordered
-from pytest_rmq_conformance.properties import (
-    CHANGE_PROPERTIES,
-    GROUP_PROPERTIES,
-    PROPERTIES,
-    check_change,
-    check_group,
-    for_scenario,
-)
-from pytest_rmq_conformance.reporting import format_generated
+from pytest_rmq_conformance.engine.calls import assign
+from pytest_rmq_conformance.engine.generation import PropertyFailure
+from pytest_rmq_conformance.plugin.verdicts import run_generated
+from pytest_rmq_conformance.engine.scenarios import java_ordered
+from pytest_rmq_conformance.engine.properties import CHANGE_PROPERTIES, GROUP_PROPERTIES, PROPERTIES, check_group, for_scenario
+from pytest_rmq_conformance.engine.reports import format_generated
+from pytest_rmq_conformance.engine.steps import check_members, check_step
+
+pytestmark = pytest.mark.rmq_check("invariants")
 
 
 def _claimed(rmq_conformance, rmq_groups, names):
@@ -47,26 +44,27 @@ def test_invariant_of_a_group(prop, rmq_conformance, rmq_groups, request):
     run_generated(request, rmq_conformance, rmq_groups.scenarios(), check)
 
 
-def _walk(conformance, plan, names, change_names):
+def _walk(conformance, plan, claimed):
     """Run ``plan``: each client keeps its instance from one rebalance to the next (a crashed
     client that comes back is a new process with a new one). Fails on the first step that
-    breaks one of ``names`` (group properties) or ``change_names`` (across the step)."""
+    breaks one of the ``claimed`` properties."""
     timeout = conformance.settings.timeout
     instances = {}
-    before = None
+    before, before_group = None, None
     for step, (event, members) in enumerate(plan.groups()):
         if event is not None and event.kind == "crash":
             instances.pop(event.client, None)
         group = java_ordered(plan.start, members)
         shares, problems = assign(conformance.build_for, group, timeout, instances)
-        violations = problems + check_group(for_scenario(names, group), group, shares)
-        if event is not None and before is not None:
-            violations += check_change(change_names, before, shares, event)
+        if event is None:
+            violations = list(problems) + list(check_members(claimed, group, shares))
+        else:
+            violations = list(problems) + list(check_step(claimed, event, before_group, before, group, shares).violations)
         if violations:
             where = "the starting group" if event is None else f"step {step} ({event})"
             broken = ", ".join(dict.fromkeys(v.kind for v in violations))
             _fail(conformance, f"breaks its invariants after {where} ({broken})", violations, group, plan.dumps())
-        before = shares
+        before, before_group = shares, group
 
 
 @pytest.mark.parametrize("prop", CHANGE_PROPERTIES)
@@ -74,14 +72,11 @@ def test_invariant_across_a_change(prop, rmq_conformance, rmq_groups, request):
     """One group through joins, leaves and crashes, checked against ``prop`` at each change."""
     _claimed(rmq_conformance, rmq_groups, [prop])
     run_generated(
-        request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, frozenset(), {prop})
+        request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, {prop})
     )
 
 
 def test_membership_changes(rmq_conformance, rmq_groups, request):
     """Every claimed invariant after every join, leave and crash of a generated sequence."""
     claimed = _claimed(rmq_conformance, rmq_groups, GROUP_PROPERTIES + CHANGE_PROPERTIES)
-    group_names = frozenset(claimed) & set(GROUP_PROPERTIES)
-    run_generated(
-        request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, group_names, claimed)
-    )
+    run_generated(request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, claimed))

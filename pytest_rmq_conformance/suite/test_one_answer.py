@@ -3,9 +3,13 @@
 import pytest
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.consistency import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
-from pytest_rmq_conformance.generated import PROFILES, PropertyFailure, run_generated
-from pytest_rmq_conformance.reporting import format_generated
+from pytest_rmq_conformance.engine.one_answer import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
+from pytest_rmq_conformance.engine.generation import PropertyFailure
+from pytest_rmq_conformance.engine.subject import PROFILES
+from pytest_rmq_conformance.plugin.verdicts import run_generated
+from pytest_rmq_conformance.engine.reports import format_generated
+
+pytestmark = pytest.mark.rmq_check("one-answer")
 
 WHAT = {
     "repetition": "the same call repeated on one instance",

@@ -11,16 +11,20 @@ from typing import Dict, Optional
 import pytest
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.calls import Hang
-from pytest_rmq_conformance.generated import PropertyFailure, run_generated
-from pytest_rmq_conformance.groups import java_ordered
-from pytest_rmq_conformance.invariants import minimum_moves
+from pytest_rmq_conformance.engine.calls import Hang
+from pytest_rmq_conformance.engine.generation import PropertyFailure
+from pytest_rmq_conformance.engine.steps import check_step
+from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated
+from pytest_rmq_conformance.engine.scenarios import java_ordered
+from pytest_rmq_conformance.engine.layouts import broker_names, client_ids, needs_rooms, queue_layout
 from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
-from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
-from pytest_rmq_conformance.properties import coverage_target
-from pytest_rmq_conformance.reporting import format_generated
-from pytest_rmq_conformance.scenarios import Event, Plan, Scenario, default_params
-from pytest_rmq_conformance.timeouts import CallTimeout
+from pytest_rmq_conformance.processqueue.simulation import GroupSimulation
+from pytest_rmq_conformance.engine.properties import coverage_target
+from pytest_rmq_conformance.engine.reports import format_generated
+from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, default_params
+from pytest_rmq_conformance.engine.timeouts import CallTimeout
+
+pytestmark = pytest.mark.rmq_check("rebalance")
 
 #: how long a group may take to reach one owner per queue after a change (ms of simulated time)
 SETTLE_LIMIT = 60000
@@ -130,43 +134,47 @@ CHURN_CASES = [
 def test_rebalance_churn(
     case_id, queue_count, client_count, kind, which, rmq_conformance, rmq_groups, rmq_client_version, record_property, request
 ):
-    """ProcessQueues rebuilt by one change, reported against the fewest moves a balanced
-    assignment needs; a strategy claiming stability moves only the leaver's (or joiner's) queues."""
+    """Queues moved by one change, reported against the fewest moves a balanced assignment
+    needs and beside the ProcessQueues the clients rebuilt; a strategy claiming stability moves
+    only the leaver's (or joiner's) queues."""
     _skip_unless_partitioning(rmq_conformance, rmq_groups)
     family = rmq_conformance.family
-    brokers = ("IDC1@broker-a", "IDC2@broker-b") if family and family.startswith("MACHINE_ROOM") else ("broker-a", "broker-b")
-    queues = default_queues(queue_count, brokers=brokers)
-    members = default_clients(client_count)
+    queues = queue_layout(queue_count, brokers=broker_names(2, rooms=needs_rooms(family)))
+    members = client_ids(client_count)
     start = Scenario(family, rmq_conformance.fixed_params() or default_params(family, queues), "group", tuple(queues), tuple(members))
     sim = _simulate(rmq_conformance, start, rmq_client_version, 0)
-    target = coverage_target(rmq_conformance.properties, start)
-    _settle(sim, target, start, "the start")
+    claimed = rmq_conformance.properties
+    _settle(sim, coverage_target(claimed, start), start, "the start")
     sim.advance(5000)
     before, since = sim.assignment(), sim.now()
     if kind == "join":
-        client = sim.join(f"192.168.0.{client_count + 1}@{1000 + client_count}")
-        after_members = members + [client]
+        event = Event("join", client_ids(client_count + 1)[-1])
+        after_members = members + [event.client]
     else:
-        client = members[which]
-        _apply(sim, Event(kind, client))
-        after_members = [m for m in members if m != client]
-    replay = f"  replay: {rmq_conformance.settings.replay(f'{request.node.path}::{request.node.name}')}"
+        event = Event(kind, members[which])
+        after_members = [m for m in members if m != event.client]
+    _apply(sim, event)
     try:
-        _settle(sim, target, start, f"{kind} {client}")
-        stuck = None
-    except NotSettled as failure:
-        stuck = failure
-    if stuck is not None:
-        pytest.fail("\n".join([stuck.headline, *stuck.details, replay]), pytrace=False)
-    churn = sim.churn(since=since)
-    bound = minimum_moves(before, after_members, target)
-    own = len(before.get(client, ())) if kind != "join" else len(sim.assignment().get(client, ()))
-    record_property("rmq_churn", {"case": case_id, "strategy": rmq_conformance.name, "moved": churn, "lower_bound": bound, "own": own, "kind": kind})
-    claimed = rmq_conformance.properties
+        _settle(sim, coverage_target(claimed, start), start, str(event))
+    except NotSettled as stuck:
+        fail_generated(request, rmq_conformance, "\n".join([stuck.headline, *stuck.details]))
+    after_group = java_ordered(start, after_members)
+    step = check_step(claimed, event, java_ordered(start, members), before, after_group, sim.assignment())
+    rebuilt = sim.churn(since=since)
+    record_property(
+        "rmq_churn",
+        {"case": case_id, "strategy": rmq_conformance.name, "kind": kind, "moved": step.moved,
+         "lower_bound": step.lower_bound, "own": step.own, "rebuilt": rebuilt},
+    )
     stable = {"leave": "stable-on-leave", "crash": "stable-on-leave", "join": "stable-on-join"}[kind]
-    if stable in claimed and churn != own:
-        pytest.fail(
-            f"{rmq_conformance.name} claims {stable}, yet {kind} of {client} rebuilt {churn} ProcessQueue(s) "
-            f"where only its own {own} should move (lower bound {bound})\n{replay}",
-            pytrace=False,
+    if stable in claimed and (step.violations or rebuilt != step.own):
+        details = [str(v) for v in step.violations]
+        fail_generated(
+            request,
+            rmq_conformance,
+            "\n".join(
+                [f"{rmq_conformance.name} claims {stable}, yet {event} moved {step.moved} queue(s) and rebuilt "
+                 f"{rebuilt} ProcessQueue(s) where only its own {step.own} should move (lower bound {step.lower_bound})",
+                 *details]
+            ),
         )

@@ -2,9 +2,12 @@
 
 import pytest
 
-from pytest_rmq_conformance.differential import differences
-from pytest_rmq_conformance.generated import PropertyFailure, run_generated
-from pytest_rmq_conformance.reporting import format_generated, format_mismatch
+from pytest_rmq_conformance.engine.differential import differences
+from pytest_rmq_conformance.engine.generation import PropertyFailure
+from pytest_rmq_conformance.plugin.verdicts import run_generated
+from pytest_rmq_conformance.engine.reports import format_generated, format_mismatch
+
+pytestmark = pytest.mark.rmq_check("reference")
 
 
 def test_matches_reference(rmq_conformance, rmq_groups, request):

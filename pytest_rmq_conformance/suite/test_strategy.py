@@ -2,6 +2,8 @@
 
 import pytest
 
+pytestmark = pytest.mark.rmq_check("strategy")
+
 
 def test_strategy_loads(rmq_conformance):
     """Fails once, with the reason, when the spec cannot be imported or built;

@@ -1,7 +1,7 @@
 """One answer everywhere: a strategy's answer depends on its inputs and configuration only.
 
 Each check asks the same questions of a scenario in two ways that must not
-matter and returns a :class:`~pytest_rmq_conformance.invariants.Violation`
+matter and returns a :class:`~pytest_rmq_conformance.engine.invariants.Violation`
 per caller whose answers differ:
 
 - ``repetition``: the same call, again, on the same instance;
@@ -15,7 +15,7 @@ per caller whose answers differ:
 - ``arguments``: calls on the original lists leave them as they were;
 - ``process`` and ``time``: answers computed in subprocesses with other
   ``PYTHONHASHSEED`` values, or with the clock moved, against this
-  process's (:mod:`~pytest_rmq_conformance.worker`).
+  process's (:mod:`~pytest_rmq_conformance.engine.answerer`).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ import tempfile
 from dataclasses import replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.calls import answer_key, ask
-from pytest_rmq_conformance.invariants import Violation
+from pytest_rmq_conformance.engine.calls import answer_key, ask
+from pytest_rmq_conformance.engine.invariants import Violation
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.scenarios import Scenario
+from pytest_rmq_conformance.engine.scenarios import Scenario
 
 __all__ = ["IN_PROCESS_CHECKS", "SUBPROCESS_CHECKS", "CHECKS", "neighbour", "in_process", "WorkerRun", "across_processes"]
 
@@ -175,7 +175,7 @@ def _start(run: WorkerRun, scenarios: Sequence[Scenario], hash_seed: str, clock_
         request.write(json.dumps(run.request(scenarios, clock_offset)).encode("utf-8"))
         request.seek(0)
         return subprocess.Popen(
-            [sys.executable, "-m", "pytest_rmq_conformance.worker"],
+            [sys.executable, "-m", "pytest_rmq_conformance.engine.answerer"],
             stdin=request,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -19,10 +19,9 @@ import importlib
 import inspect
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
-from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, build_resolver, reference_strategy
+from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, families
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -31,6 +30,7 @@ __all__ = [
     "resolve_spec",
     "keywords_for",
     "family_of",
+    "probe_keywords",
 ]
 
 ENTRY_POINT_GROUP = "rmq_conformance.strategies"
@@ -127,11 +127,8 @@ def family_of(name: Any) -> Optional[str]:
 
     ``"MACHINE_ROOM_NEARBY-AVG"`` belongs to ``MACHINE_ROOM_NEARBY``.
     """
-    if not isinstance(name, str):
-        return None
-    if name.startswith("MACHINE_ROOM_NEARBY-") or name == "MACHINE_ROOM_NEARBY":
-        return "MACHINE_ROOM_NEARBY"
-    return name if name in REFERENCE_CLASSES else None
+    family = families.family_of(name)
+    return None if family is None else family.name
 
 
 def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: str = "UTF-8") -> Dict[str, Any]:
@@ -143,32 +140,15 @@ def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: 
     inner strategy) and ``machine_room_resolver``. ``charset`` is passed to
     consistent hashing only when it is not UTF-8.
     """
-    if family == "CONSISTENT_HASH":
-        keywords: Dict[str, Any] = {"virtual_node_cnt": params.get("virtualNodeCnt", 10)}
-        if charset != "UTF-8":
-            keywords["charset"] = charset
-        return keywords
-    if family == "MACHINE_ROOM":
-        idcs = params.get("consumeridcs")
-        return {"consumeridcs": None if idcs is None else set(idcs)}
-    if family == "CONFIG":
-        queues = params.get("messageQueueList")
-        return {"message_queue_list": None if queues is None else [MessageQueue.from_json(t) for t in queues]}
-    if family == "MACHINE_ROOM_NEARBY":
-        inner = params["inner"]
-        inner_params = {**(inner.get("params") or {}), "charset": charset}
-        return {
-            "allocate_message_queue_strategy": reference_strategy(inner["strategy"], inner_params, version),
-            "machine_room_resolver": build_resolver(params["resolver"]),
-        }
-    return {}
+    return families.get(family).keywords(params, version, charset)
 
 
-#: keywords tried, in turn, to build a strategy whose ``name`` is wanted before any case is known
-PROBE_PARAMS = (
-    ("AVG", {}),
-    ("MACHINE_ROOM_NEARBY", {"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "-"}}),
-    ("CONSISTENT_HASH", {"virtualNodeCnt": 10}),
-    ("MACHINE_ROOM", {"consumeridcs": []}),
-    ("CONFIG", {"messageQueueList": []}),
-)
+def probe_keywords(version: str, charset: str) -> List[Dict[str, Any]]:
+    """Keyword sets tried, in turn, to build a strategy whose ``name`` is wanted before any
+    case is known: no keywords first, then each family's probe configuration."""
+    tried: List[Dict[str, Any]] = []
+    for family in families.all_families():
+        keywords = family.keywords(family.probe, version, charset)
+        if keywords not in tried:
+            tried.append(keywords)
+    return tried

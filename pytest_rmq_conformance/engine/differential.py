@@ -2,7 +2,7 @@
 
 The reference ports reproduce every golden vector, so on inputs the golden
 files lack they stand in for Java: a caller whose answer differs from the
-port's is a :class:`~pytest_rmq_conformance.replay.Mismatch`, compared as in
+port's is a :class:`~pytest_rmq_conformance.engine.replay.Mismatch`, compared as in
 the golden replay (sets by default, exceptions by kind).
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from pytest_rmq_conformance.calls import ask
-from pytest_rmq_conformance.golden import ILLEGAL_ARGUMENT, Expected, JavaError
-from pytest_rmq_conformance.replay import Answer, Mismatch, compare_answer
-from pytest_rmq_conformance.scenarios import Scenario
+from pytest_rmq_conformance.engine.calls import ask
+from pytest_rmq_conformance.engine.golden import ILLEGAL_ARGUMENT, Expected, JavaError
+from pytest_rmq_conformance.engine.replay import Answer, Mismatch, compare_answer
+from pytest_rmq_conformance.engine.scenarios import Scenario
 
 __all__ = ["expected_from", "differences"]
 

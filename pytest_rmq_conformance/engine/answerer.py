@@ -1,10 +1,10 @@
-"""A worker process answering generated groups, for the ``process`` and ``time`` checks.
+"""A process answering generated groups, for the ``process`` and ``time`` checks.
 
-``python -m pytest_rmq_conformance.worker`` reads one JSON request on stdin
+``python -m pytest_rmq_conformance.engine.answerer`` reads one JSON request on stdin
 (the strategy spec, settings, a clock offset and the scenarios), moves its
 clock by the offset *before* importing the strategy, and writes
 ``{"answers": [[key per caller] per scenario]}`` (see
-:func:`~pytest_rmq_conformance.calls.answer_key`) or ``{"error": ...}``.
+:func:`~pytest_rmq_conformance.engine.calls.answer_key`) or ``{"error": ...}``.
 Each caller is answered by a freshly built strategy.
 """
 
@@ -59,9 +59,9 @@ def answer(request: dict) -> dict:
     shift_clock(float(request.get("clockOffset") or 0))
     sys.path[:0] = [p for p in request.get("sysPath", []) if p not in sys.path]
 
-    from pytest_rmq_conformance.calls import Hang, answer_key, ask
-    from pytest_rmq_conformance.conformance import Conformance, Settings
-    from pytest_rmq_conformance.scenarios import Scenario
+    from pytest_rmq_conformance.engine.calls import Hang, answer_key, ask
+    from pytest_rmq_conformance.engine.scenarios import Scenario
+    from pytest_rmq_conformance.engine.subject import Settings, Subject
 
     settings = Settings(
         spec=request["spec"],
@@ -70,16 +70,16 @@ def answer(request: dict) -> dict:
         timeout=request.get("timeout"),
         strict_order=bool(request.get("strictOrder")),
     )
-    conformance = Conformance(settings)
-    if conformance.load_error is not None:
-        return {"error": conformance.load_error}
+    subject = Subject(settings)
+    if subject.load_error is not None:
+        return {"error": subject.load_error}
     answers = []
     for data in request["scenarios"]:
         scenario = Scenario.from_json(data)
         keys = []
         for caller in scenario.callers:
             try:
-                strategy = conformance.build_for(scenario)
+                strategy = subject.build_for(scenario)
                 keys.append(answer_key(ask(strategy, scenario, caller, settings.timeout), settings.strict_order))
             except Hang as exc:
                 keys.append(["hang", str(exc)])

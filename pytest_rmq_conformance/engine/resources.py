@@ -13,7 +13,7 @@ from typing import Dict
 
 __all__ = ["data_dir", "golden_dir", "schemas_dir", "schema_validator"]
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def data_dir(name: str) -> Path:

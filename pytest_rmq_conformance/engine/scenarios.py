@@ -5,7 +5,7 @@ A :class:`Scenario` is what every client of a group passes to ``allocate``
 the strategy, in the golden files' vocabulary (``strategy`` names the Java
 family whose ``params`` apply, or is ``None`` for a strategy with no Java
 twin). It has the ``strategy``/``params``/``id`` attributes of a
-:class:`~pytest_rmq_conformance.golden.GoldenCase`, so builders and hooks
+:class:`~pytest_rmq_conformance.engine.golden.GoldenCase`, so builders and hooks
 treat both alike. A :class:`Plan` is a group that changes membership step by
 step.
 """
@@ -16,9 +16,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.javalang import java_sorted_strings
+from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 
-__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS", "default_params"]
+__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS", "default_params", "java_ordered"]
 
 #: membership events: a new client joins, a member leaves gracefully, a member crashes
 #: (it is gone from ``cid_all``; if it comes back it is a new process, with a fresh instance)
@@ -114,16 +115,21 @@ class Plan:
 
 
 def default_params(family: Optional[str], mq_all: Sequence[MessageQueue]) -> Dict[str, Any]:
-    """A configuration of ``family`` (golden vocabulary) that suits ``mq_all``: 10 virtual
-    nodes, the rooms the brokers name, rooms split off ``@``, or every queue configured."""
-    from pytest_rmq_conformance.strategies.machine_room import broker_room
+    """A configuration of ``family`` (golden vocabulary) that suits ``mq_all`` (see
+    :attr:`~pytest_rmq_conformance.strategies.families.Family.default_params`)."""
+    if family is None:
+        return {}
+    from pytest_rmq_conformance.strategies import families
 
-    if family == "CONSISTENT_HASH":
-        return {"virtualNodeCnt": 10}
-    if family == "MACHINE_ROOM":
-        return {"consumeridcs": sorted({room for mq in mq_all if (room := broker_room(mq.broker_name))})}
-    if family == "MACHINE_ROOM_NEARBY":
-        return {"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "@"}}
-    if family == "CONFIG":
-        return {"messageQueueList": [mq.to_json() for mq in mq_all]}
-    return {}
+    return families.get(family).default_params(mq_all)
+
+
+def java_ordered(scenario: Scenario, members: Sequence[str]) -> Scenario:
+    """``scenario`` with ``members`` as ``cid_all``, both lists in Java order, as a rebalance passes them."""
+    return Scenario(
+        scenario.strategy,
+        scenario.params,
+        scenario.consumer_group,
+        tuple(java_sorted_queues(scenario.mq_all)),
+        tuple(java_sorted_strings(members)),
+    )

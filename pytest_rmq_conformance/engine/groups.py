@@ -31,11 +31,12 @@ from hypothesis import strategies as st
 
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
-from pytest_rmq_conformance.scenarios import Event, Plan, Scenario
+from pytest_rmq_conformance.strategies import families
+from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
+from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, java_ordered  # noqa: F401 (java_ordered: its old home)
 
 __all__ = [
-    "FAMILIES",
+    "nearby_group",
     "client_ids",
     "broker_names",
     "topics",
@@ -43,7 +44,6 @@ __all__ = [
     "plans",
 ]
 
-FAMILIES = ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "CONFIG")
 MAX_QUEUES = 1024
 MAX_CLIENTS = 100
 
@@ -138,28 +138,6 @@ def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> List[str]:
     return members
 
 
-@st.composite
-def _family_params(draw, family: Optional[str], queues: List[MessageQueue], adversarial: bool):
-    if family == "CONSISTENT_HASH":
-        low = 0 if adversarial else 1
-        return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(low, 20)))}
-    if family == "MACHINE_ROOM":
-        used = sorted({mq.broker_name.split("@")[0] for mq in queues})
-        if adversarial and draw(st.integers(0, 9)) == 9:
-            return {"consumeridcs": None}
-        # mostly the rooms the brokers name (odd separators included), sometimes others
-        chosen = [room for room in used if draw(st.integers(0, 3)) < 3]
-        chosen += draw(st.lists(st.sampled_from(["IDC1", "other"]), unique=True))
-        return {"consumeridcs": sorted(set(chosen))}
-    if family == "CONFIG":
-        if adversarial and draw(st.integers(0, 9)) == 9:
-            return {"messageQueueList": None}
-        chosen = draw(st.lists(st.sampled_from(queues), unique=True, max_size=min(len(queues), 16)))
-        foreign = [MessageQueue("elsewhere", "broker-z", 0)] if draw(st.booleans()) else []
-        return {"messageQueueList": [mq.to_json() for mq in chosen + foreign]}
-    return {}
-
-
 def _inner_params(draw, adversarial: bool):
     inner = draw(st.sampled_from(["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"]))
     params = {"virtualNodeCnt": draw(st.integers(0 if adversarial else 1, 12))} if inner == "CONSISTENT_HASH" else {}
@@ -167,8 +145,8 @@ def _inner_params(draw, adversarial: bool):
 
 
 @st.composite
-def _nearby(draw, consumer_group: str, adversarial: bool) -> Scenario:
-    """Rooms through a split resolver (names carry them) or a map resolver."""
+def nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
+    """A MACHINE_ROOM_NEARBY group: rooms through a split resolver (names carry them) or a map resolver."""
     kind = draw(st.sampled_from(["split", "map"]))
     if kind == "split":
         separator = draw(st.sampled_from(["-", "@", "_"]))
@@ -238,18 +216,21 @@ def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> 
     accepts (at least one virtual node, rooms for every name).
     """
     consumer_group = draw(st.one_of(st.sampled_from(["group", "CID_JODIE_1", "please_rename_unique_group_name"]), _unicode_text))
-    if family == "MACHINE_ROOM_NEARBY":
-        scenario = draw(_nearby(consumer_group, adversarial))
+    record = None if family is None else families.get(family)
+    if record is not None and record.draw_group is not None:
+        scenario = record.draw_group(draw, consumer_group, adversarial)
     else:
-        brokers = broker_names("@") if family == "MACHINE_ROOM" or adversarial else st.sampled_from(["broker-a", "broker-b", "broker-c", "IDC1@broker-a"])
+        rooms = record is not None and record.needs_rooms
+        brokers = broker_names("@") if rooms or adversarial else st.sampled_from(["broker-a", "broker-b", "broker-c", "IDC1@broker-a"])
         queues = draw(_queues(consumer_group, brokers, adversarial))
         members = _members(draw, client_ids(), adversarial)
-        params = draw(_family_params(family, queues, adversarial))
+        params = record.draw_params(draw, queues, adversarial) if record is not None else {}
         scenario = Scenario(
             family, params, consumer_group, tuple(_order(draw, queues, False)), tuple(_order(draw, members, True))
         )
-        if family in (None, "CONSISTENT_HASH") and draw(st.booleans()):
-            scenario = _ring_traps(draw, scenario)
+        if record is None or record.hashes:
+            if draw(st.booleans()):
+                scenario = _ring_traps(draw, scenario)
     if adversarial:
         strangers = draw(st.lists(st.one_of(client_ids(), st.just("")), max_size=2))
         empty = draw(st.integers(0, 19))
@@ -288,14 +269,3 @@ def plans(draw, family: Optional[str] = None, max_events: int = 6) -> Plan:
             rooms.setdefault(event.client, draw(st.sampled_from(ROOMS)))
         start = replace(start, params={**start.params, "resolver": {**resolver, "consumerRoom": rooms}})
     return Plan(start, tuple(events))
-
-
-def java_ordered(scenario: Scenario, members: Sequence[str]) -> Scenario:
-    """``scenario`` with ``members`` as ``cid_all``, both lists in Java order, as a rebalance passes them."""
-    return Scenario(
-        scenario.strategy,
-        scenario.params,
-        scenario.consumer_group,
-        tuple(java_sorted_queues(scenario.mq_all)),
-        tuple(java_sorted_strings(members)),
-    )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.golden import (
+from pytest_rmq_conformance.engine.golden import (
     MANIFEST,
     GoldenDataError,
     load_golden,

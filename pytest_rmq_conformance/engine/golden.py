@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.resources import golden_dir, schema_validator
+from pytest_rmq_conformance.engine.resources import golden_dir, schema_validator
 
 __all__ = [
     "ILLEGAL_ARGUMENT",
@@ -265,8 +265,9 @@ def _load_manifest(directory: Path) -> Dict[str, Run]:
     return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
 
 
-def read_jsonl(path: Path, schema: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
-    """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json``.
+def read_jsonl(path: Path, schema: Optional[str]) -> Iterator[Tuple[str, Dict[str, Any]]]:
+    """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json``
+    (not checked when ``schema`` is ``None``).
 
     Yields ``(where, document)`` with ``where`` = ``"<path>:<line> (case <id>)"``;
     raises :class:`GoldenDataError` at the first unreadable or invalid line.
@@ -283,7 +284,7 @@ def read_jsonl(path: Path, schema: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise GoldenDataError(f"{where}: not JSON: {exc}") from None
-        problems = schema_problems(schema, data)
+        problems = [] if schema is None else schema_problems(schema, data)
         case_id = data.get("id") if isinstance(data, dict) else None
         where = f"{where} (case {case_id or '?'})"
         if problems:
@@ -291,33 +292,49 @@ def read_jsonl(path: Path, schema: str) -> Iterator[Tuple[str, Dict[str, Any]]]:
         yield where, data
 
 
-def _iter_file(path: Path, runs: Mapping[str, Run]) -> Iterator[GoldenCase]:
-    for where, data in read_jsonl(path, "golden-case"):
-        expected_file = f"{data['strategy']}.jsonl"
-        if path.name != expected_file:
-            raise GoldenDataError(f"{where}: a {data['strategy']} case belongs in {expected_file}")
-        yield parse_case(data, where, runs)
+def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[GoldenCase]:
+    for where, data in read_jsonl(path, "golden-case" if validate else None):
+        try:
+            expected_file = f"{data['strategy']}.jsonl"
+            if path.name != expected_file:
+                raise GoldenDataError(f"{where}: a {data['strategy']} case belongs in {expected_file}")
+            yield parse_case(data, where, runs)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            if isinstance(exc, GoldenDataError):
+                raise
+            raise GoldenDataError(
+                f"{where}: malformed case ({type(exc).__name__}: {exc}); "
+                f"`rmq-conformance golden check {path.parent}` names every problem"
+            ) from None
 
 
-def load_golden(directory: Union[str, Path, None] = None, strategies: Optional[Sequence[str]] = None) -> Golden:
-    """Read and validate a golden directory (the shipped one, read once per process, by default).
+def load_golden(
+    directory: Union[str, Path, None] = None,
+    strategies: Optional[Sequence[str]] = None,
+    *,
+    validate: Optional[bool] = None,
+) -> Golden:
+    """Read a golden directory (the shipped one, read once per process, by default).
 
-    ``strategies`` limits the read to those strategies' files. Raises
-    :class:`GoldenDataError` naming the file, line and case of the first
-    problem found.
+    Every line of a given directory is validated against its schema. The
+    shipped data was validated where it was built and is checked in CI
+    (``rmq-conformance golden check``), so by default it is only parsed;
+    ``validate=True`` validates it too. ``strategies`` limits the read to
+    those strategies' files. Raises :class:`GoldenDataError` naming the file,
+    line and case of the first problem found.
     """
     wanted = None if strategies is None else tuple(sorted(set(strategies)))
     if directory is None:
-        return _load_shipped(wanted)
-    return _load(Path(directory), wanted)
+        return _load_shipped(wanted, bool(validate))
+    return _load(Path(directory), wanted, True if validate is None else validate)
 
 
 @lru_cache(maxsize=8)
-def _load_shipped(strategies: Optional[Tuple[str, ...]]) -> Golden:
-    return _load(golden_dir(), strategies)
+def _load_shipped(strategies: Optional[Tuple[str, ...]], validate: bool) -> Golden:
+    return _load(golden_dir(), strategies, validate)
 
 
-def _load(directory: Path, strategies: Optional[Tuple[str, ...]]) -> Golden:
+def _load(directory: Path, strategies: Optional[Tuple[str, ...]], validate: bool) -> Golden:
     if not directory.is_dir():
         raise GoldenDataError(f"{directory}: golden directory not found")
     runs = _load_manifest(directory)
@@ -326,7 +343,7 @@ def _load(directory: Path, strategies: Optional[Tuple[str, ...]]) -> Golden:
     for path in sorted(directory.glob("*.jsonl")):
         if strategies is not None and path.stem not in strategies:
             continue
-        for case in _iter_file(path, runs):
+        for case in _iter_file(path, runs, validate):
             if case.id in ids:
                 raise GoldenDataError(f"{case.source}: duplicate case id, first seen at {ids[case.id]}")
             ids[case.id] = case.source

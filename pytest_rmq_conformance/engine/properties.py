@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, FrozenSet, Iterable, List, Optional, Tuple
 
-from pytest_rmq_conformance.invariants import (
+from pytest_rmq_conformance.engine.invariants import (
     Assignment,
     Violation,
     balance,
@@ -25,8 +25,8 @@ from pytest_rmq_conformance.invariants import (
     stability_on_leave,
 )
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.scenarios import Event, Scenario
-from pytest_rmq_conformance.strategies import parse_release
+from pytest_rmq_conformance.engine.scenarios import Event, Scenario
+from pytest_rmq_conformance.strategies import families
 from pytest_rmq_conformance.strategies.machine_room import broker_room
 
 __all__ = [
@@ -62,30 +62,17 @@ CHANGE_PROPERTIES = ("stable-on-leave", "stable-on-join")
 #: what a strategy with no Java twin is held to unless it declares otherwise
 DEFAULT_PROPERTIES: FrozenSet[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
 
-_PARTITION = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
-
-
 def java_properties(family: str, version: str) -> FrozenSet[str]:
     """The properties the Java strategy ``family`` really has at release ``version``.
 
     Over a group as a rebalance forms it: distinct client ids, non-empty
     lists, at least one virtual node, a room for every name.
     """
-    if family in ("AVG", "AVG_BY_CIRCLE"):
-        return _PARTITION | {"balance"}
-    if family == "CONSISTENT_HASH":
-        return _PARTITION | {"stable-on-leave", "stable-on-join"}
-    if family == "MACHINE_ROOM":
-        if parse_release(version) < (4, 8, 0):  # blocks taken from mq_all: gaps, ineligible queues held
-            return frozenset({"no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
-        return frozenset({"eligible-coverage", "no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
-    if family == "MACHINE_ROOM_NEARBY":
-        return _PARTITION
-    if family == "CONFIG":
-        # every client gets the configured list: double assignment by design; equal shares, and a
-        # leaver's departure moves nothing else (trivially)
-        return frozenset({"one-answer", "balance", "stable-on-leave"})
-    raise ValueError(f"no Java strategy family {family!r}")
+    try:
+        record = families.get(family)
+    except ValueError:
+        raise ValueError(f"no Java strategy family {family!r}") from None
+    return record.properties(version)
 
 
 def parse_properties(claimed: Any, where: str) -> FrozenSet[str]:

@@ -1,6 +1,6 @@
 """Calling a strategy on a generated group: one answer per client, comparable as data.
 
-Every call goes through :func:`~pytest_rmq_conformance.replay.call_strategy`
+Every call goes through :func:`~pytest_rmq_conformance.engine.replay.call_strategy`
 (copies of the lists, mutation check, per-call time limit). A call that
 overruns the limit raises :class:`Hang`, a ``BaseException`` so that
 hypothesis does not retry (and wait for) the same hang while shrinking.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from pytest_rmq_conformance.invariants import Violation
+from pytest_rmq_conformance.engine.invariants import Violation
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.replay import Answer, call_strategy
-from pytest_rmq_conformance.scenarios import Scenario
-from pytest_rmq_conformance.timeouts import CallTimeout
+from pytest_rmq_conformance.engine.replay import Answer, call_strategy
+from pytest_rmq_conformance.engine.scenarios import Scenario
+from pytest_rmq_conformance.engine.timeouts import CallTimeout
 
 __all__ = ["Hang", "ask", "answer_key", "answer_problem", "assign"]
 

@@ -12,9 +12,9 @@ import re
 from collections import OrderedDict
 from typing import Iterable, List, Optional, Sequence
 
-from pytest_rmq_conformance.golden import GoldenCase
+from pytest_rmq_conformance.engine.golden import GoldenCase
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.replay import Mismatch
+from pytest_rmq_conformance.engine.replay import Mismatch
 
 __all__ = ["short_queues", "summarize_inputs", "format_mismatch", "format_outcome", "format_generated", "reason_of"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, List, Optional, Tuple
 
-from pytest_rmq_conformance.golden import Expected, GoldenCase
+from pytest_rmq_conformance.engine.golden import Expected, GoldenCase
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.timeouts import CallTimeout, call_with_timeout
+from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout
 
 __all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case"]
 

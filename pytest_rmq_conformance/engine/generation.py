@@ -2,11 +2,11 @@
 
 A check is a body called with one drawn example; it raises
 :class:`PropertyFailure` with a report when the strategy breaks a property.
-:func:`run_generated` runs it with the profile's settings and the run's seed,
-lets hypothesis shrink the example, and turns what happened into one pytest
-outcome whose message ends with the command that replays it. A strategy
-that hangs ends the check at once (no shrinking); one that answers
-differently when the same example is replayed is reported as such.
+:func:`check_examples` runs it with the profile's settings and the run's seed,
+lets hypothesis shrink the example, and turns what happened into one report
+(the plugin adds the command that replays it). A strategy that hangs ends the
+check at once (no shrinking); one that answers differently when the same
+example is replayed is reported as such.
 """
 
 from __future__ import annotations
@@ -15,32 +15,20 @@ import warnings
 from dataclasses import replace
 from typing import Any, Callable, Optional
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, seed
 from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Flaky, HypothesisWarning
 from hypothesis.strategies import SearchStrategy
 
-from pytest_rmq_conformance.calls import Hang
-from pytest_rmq_conformance.groups import plans, scenarios
+from pytest_rmq_conformance.engine.calls import Hang
+from pytest_rmq_conformance.engine.subject import PROFILES, profile_examples
+from pytest_rmq_conformance.engine.groups import plans, scenarios
 
-__all__ = ["PROFILES", "PropertyFailure", "Groups", "profile_examples", "run_generated"]
-
-#: examples per check; for the subprocess checks (``process``, ``time``), batches of groups
-#: (hypothesis draws the simplest batch first, so one batch alone would test only trivial groups)
-PROFILES = {
-    "quick": {"examples": 40, "batches": 3, "batch": 8},
-    "thorough": {"examples": 1000, "batches": 12, "batch": 40},
-}
+__all__ = ["PROFILES", "PropertyFailure", "Groups", "profile_examples", "check_examples"]
 
 
 class PropertyFailure(AssertionError):
     """A generated example on which the strategy breaks a property; the message is the report."""
-
-
-def profile_examples(settings) -> int:
-    profile = PROFILES[settings.profile]
-    return settings.examples if settings.examples is not None else profile["examples"]
 
 
 def _settings(max_examples: int, shrink: bool):
@@ -67,25 +55,20 @@ def _first_failure(exc: BaseException) -> Optional[PropertyFailure]:
     return None
 
 
-def run_generated(
-    request,
-    conformance,
+def check_examples(
+    subject,
     examples: SearchStrategy,
     body: Callable[[Any], None],
     *,
     max_examples: Optional[int] = None,
     shrink: bool = True,
-) -> None:
-    """Check ``body`` over ``examples`` for the test ``request`` belongs to."""
-    settings = conformance.settings
-    node = f"{request.node.path}::{request.node.name}"
-    replay = f"  replay: {settings.replay(node)}"
-    if conformance.hangs >= settings.max_hangs:
-        pytest.fail(
-            f"the strategy already overran the per-call limit {conformance.hangs} times "
-            f"(--rmq-max-hangs={settings.max_hangs}); not called again",
-            pytrace=False,
-        )
+) -> Optional[str]:
+    """Check ``body`` over ``examples`` for the strategy under test (a
+    :class:`~pytest_rmq_conformance.engine.subject.Subject`); the failure report, or ``None``
+    when every example passed."""
+    settings = subject.settings
+    if subject.hangs.exhausted:
+        return subject.hangs.refusal()
     count = max_examples if max_examples is not None else profile_examples(settings)
     test = seed(settings.seed)(_settings(count, shrink)(given(examples)(body)))
     try:
@@ -94,24 +77,19 @@ def run_generated(
             warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
             test()
     except PropertyFailure as failure:
-        report = f"{failure}\n{replay}"
+        return str(failure)
     except Hang as hang:
-        conformance.hangs += 1
-        report = (
-            f"{hang}; the check stopped there (a hang is not shrunk)\n"
-            f"  group as data: {hang.scenario.dumps()}\n{replay}"
-        )
+        subject.hangs.record()
+        return f"{hang}; the check stopped there (a hang is not shrunk)\n  group as data: {hang.scenario.dumps()}"
     except Flaky as exc:
         first = _first_failure(exc)
         what = str(first) if first is not None else f"{type(exc).__name__}: {exc}"
-        report = (
+        return (
             "the strategy failed on a generated group, then answered differently when the same group was "
             "replayed: its answers depend on something besides its inputs (state kept between calls, "
-            f"the time, randomness)\n{what}\n{replay}"
+            f"the time, randomness)\n{what}"
         )
-    else:
-        return
-    pytest.fail(report, pytrace=False)
+    return None
 
 
 class Groups:
@@ -130,8 +108,8 @@ class Groups:
             check()
     """
 
-    def __init__(self, conformance):
-        self.conformance = conformance
+    def __init__(self, subject):
+        self.conformance = subject  # the strategy under test (a Subject, or the plugin's Conformance)
 
     def _fixed(self, drawn):
         fixed = self.conformance.fixed_params()

@@ -1,0 +1,294 @@
+"""The strategy under test: a spec resolved once, named, built per golden case or per group.
+
+Data flows one way: :class:`Settings` and a spec become a :class:`Subject`;
+it resolves the spec (:mod:`~pytest_rmq_conformance.engine.specs`), probes
+the strategy's ``name`` to find its family, learns the properties it claims,
+and builds a strategy for any case or generated group. Its
+:class:`~pytest_rmq_conformance.engine.hangs.HangBudget` stops calling a
+strategy that keeps overrunning the per-call limit. Hooks come in as plain
+callables; nothing here imports pytest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Tuple
+
+from pytest_rmq_conformance.engine.hangs import HangBudget
+from pytest_rmq_conformance.engine.properties import DEFAULT_PROPERTIES, claimed_by, parse_properties
+from pytest_rmq_conformance.engine.specs import SpecError, StrategySource, probe_keywords, resolve_spec
+from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout
+from pytest_rmq_conformance.strategies import DEFAULT_RELEASE, families, parse_release, reference_strategy
+from pytest_rmq_conformance.strategies.families import Family
+
+__all__ = ["Settings", "Subject", "DEFAULT_STRATEGY", "PROFILES", "profile_examples"]
+
+#: RocketMQ's own default strategy, used when the suite runs with no strategy chosen
+DEFAULT_STRATEGY = "AVG"
+
+#: how hard the generated checks look: examples per check; for the subprocess checks (``process``,
+#: ``time``), batches of groups (hypothesis draws the simplest batch first, so one batch alone
+#: would test only trivial groups)
+PROFILES = {
+    "quick": {"examples": 40, "batches": 3, "batch": 8},
+    "thorough": {"examples": 1000, "batches": 12, "batch": 40},
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The choices of one run, with where the strategy and release choices came from."""
+
+    spec: str = DEFAULT_STRATEGY
+    origin: str = "default"
+    version: str = DEFAULT_RELEASE
+    version_origin: str = "default"
+    charset: str = "UTF-8"
+    strict_order: bool = False
+    timeout: Optional[float] = 5.0
+    max_hangs: int = 3
+    profile: str = "quick"
+    seed: int = 0
+    examples: Optional[int] = None  # overrides the profile's example count
+
+
+def profile_examples(settings: Settings) -> int:
+    """Examples per generated check: ``--rmq-examples``, else the profile's."""
+    return settings.examples if settings.examples is not None else PROFILES[settings.profile]["examples"]
+
+
+#: ``build_hook(factory, keywords, case)``: a strategy, or ``None`` to call ``factory(**keywords)``
+BuildHook = Callable[[Any, Dict[str, Any], Any], Any]
+
+
+class Subject:
+    """One strategy under test at one release.
+
+    ``named`` returns the strategies hooks provide; ``build_hook`` may build a
+    strategy for a case or group (``None`` to leave it to the factory);
+    ``declare`` may return the properties a strategy claims (``None`` to
+    leave it to its ``rmq_properties`` attribute, its family, or the
+    defaults); ``custom_build`` says whether a build hook is installed.
+    Loading errors are kept in :attr:`load_error`, never raised.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        named: Callable[[], Mapping[str, Any]] = dict,
+        build_hook: BuildHook = lambda factory, keywords, case: None,
+        declare: Callable[[Any, Optional[str]], Any] = lambda strategy, name: None,
+        custom_build: Callable[[], bool] = lambda: False,
+        hangs: Optional[HangBudget] = None,
+    ):
+        self.settings = settings
+        self._named, self._build_hook, self._declare, self.custom_build = named, build_hook, declare, custom_build
+        self.hangs = hangs if hangs is not None else HangBudget(settings.max_hangs)
+        self._loaded = False
+        self._source: Optional[StrategySource] = None
+        self._name: Optional[str] = None
+        self._load_error: Optional[str] = None
+        self._probe_keywords: Dict[str, Any] = {}
+        self._probe_strategy: Any = None
+        self._properties: Tuple[FrozenSet[str], str] = (frozenset(), "")
+
+    # -- loading -------------------------------------------------------
+
+    def load(self) -> None:
+        """Resolve the spec and learn the strategy's ``name`` (once)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            parse_release(self.settings.version)
+            self._source = resolve_spec(self.settings.spec, self._named())
+            self._name = self._probe_name()
+            self._properties = self._declared_properties()
+        except (SpecError, ValueError) as exc:
+            self._load_error = str(exc)
+        except Exception as exc:  # whatever user code raised while being looked at
+            self._load_error = f"--rmq-strategy={self.settings.spec}: {type(exc).__name__}: {exc}"
+
+    @property
+    def source(self) -> Optional[StrategySource]:
+        self.load()
+        return self._source
+
+    @property
+    def load_error(self) -> Optional[str]:
+        self.load()
+        return self._load_error
+
+    @property
+    def name(self) -> Optional[str]:
+        self.load()
+        return self._name
+
+    @property
+    def family_record(self) -> Optional[Family]:
+        """The Java family the strategy's name belongs to, or ``None`` without a Java twin."""
+        return families.family_of(self.name)
+
+    @property
+    def family(self) -> Optional[str]:
+        record = self.family_record
+        return None if record is None else record.name
+
+    @property
+    def is_reference(self) -> bool:
+        source = self.source
+        return source is not None and source.kind == "reference"
+
+    def _call_factory(self, keywords: Dict[str, Any], case: Any) -> Any:
+        source = self._source
+        assert source is not None and source.kind in ("class", "factory")
+        built = self._build_hook(source.target, keywords, case)
+        return source.target(**keywords) if built is None else built
+
+    def _probe_name(self) -> str:
+        source = self._source
+        assert source is not None
+        settings = self.settings
+        if source.kind == "reference":
+            family = families.get(source.target)
+            self._probe_strategy = reference_strategy(family.name, family.probe, settings.version)
+            return self._probe_strategy.name
+        if source.kind == "instance":
+            strategy = source.target
+        else:
+            strategy, failures = None, []
+            for keywords in probe_keywords(settings.version, settings.charset):
+                try:
+                    strategy = call_with_timeout(lambda: self._call_factory(keywords, None), settings.timeout)
+                    self._probe_keywords = keywords
+                    break
+                except (Exception, CallTimeout) as exc:
+                    failures.append(f"{type(exc).__name__}: {exc}")
+            if strategy is None:
+                raise SpecError(
+                    f"--rmq-strategy={settings.spec}: cannot build a strategy from {source.describe()}; "
+                    f"tried no keywords, then each keyword set of the contract; the first attempt said {failures[0]}"
+                )
+        name = getattr(strategy, "name", None)
+        if not isinstance(name, str) or not name:
+            raise SpecError(
+                f"--rmq-strategy={settings.spec}: the strategy has no name (got {name!r}); "
+                "give it a str attribute `name`, Java's getName() (AVG, CONSISTENT_HASH, ...)"
+            )
+        if not callable(getattr(strategy, "allocate", None)):
+            raise SpecError(f"--rmq-strategy={settings.spec}: the strategy {name} has no allocate() method")
+        self._probe_strategy = strategy
+        return name
+
+    def _declared_properties(self) -> Tuple[FrozenSet[str], str]:
+        strategy, name = self._probe_strategy, self._name
+        claimed = self._declare(strategy, name)
+        if claimed is not None:
+            return parse_properties(claimed, "pytest_rmq_properties"), "declared by the pytest_rmq_properties hook"
+        claimed = claimed_by(strategy)
+        if claimed is not None:
+            where = f"{type(strategy).__name__}.rmq_properties"
+            return parse_properties(claimed, where), f"declared in {where}"
+        family = self.family_record
+        if family is not None:
+            return family.properties(self.settings.version), f"Java's {family.name} at {self.settings.version}"
+        return DEFAULT_PROPERTIES, "the defaults for a strategy with no Java twin"
+
+    @property
+    def properties(self) -> FrozenSet[str]:
+        """The invariants the strategy is held to (see :mod:`~pytest_rmq_conformance.engine.properties`)."""
+        self.load()
+        return self._properties[0]
+
+    @property
+    def properties_origin(self) -> str:
+        self.load()
+        return self._properties[1]
+
+    # -- configurations --------------------------------------------------
+
+    def fixed_params(self) -> Optional[Dict[str, Any]]:
+        """For an instance of a Java family, the golden-vocabulary parameters of its configuration
+        (every case and group must use them); ``None`` when they are free."""
+        source, family = self.source, self.family_record
+        if source is None or source.kind != "instance" or family is None:
+            return None
+        return family.params_of(source.target)
+
+    def accepts(self, strategy: str, params: Mapping[str, Any]) -> bool:
+        """Whether a case of ``strategy`` configured by ``params`` can be asked of the strategy:
+        always for a class or factory, only its own configuration for an instance."""
+        source, family = self.source, self.family_record
+        if source is None or source.kind != "instance":
+            return True
+        if family is None or family.name != strategy:
+            return False
+        fixed = self.fixed_params()
+        return fixed is not None and family.normalized(params, self.settings.version) == fixed
+
+    @property
+    def generation_problem(self) -> Optional[str]:
+        """Why groups cannot be generated for this strategy, if they cannot."""
+        source, family = self.source, self.family_record
+        if source is not None and source.kind == "instance" and family is not None and self.fixed_params() is None:
+            return (
+                f"an instance of {family.name} carries a configuration that generated groups cannot "
+                "describe; pass its class or a factory to run the generated checks"
+            )
+        return None
+
+    @property
+    def fresh_instances(self) -> bool:
+        """Whether every build makes a new object (not so for an instance spec)."""
+        source = self.source
+        return source is not None and source.kind != "instance"
+
+    # -- building ----------------------------------------------------------
+
+    def build(self, strategy: Optional[str], params: Mapping[str, Any], case: Any = None, charset: Optional[str] = None) -> Any:
+        """A strategy configured by golden ``params`` of family ``strategy`` (``None``: the
+        strategy's own, as probed); ``case`` is handed to the build hook."""
+        source = self.source
+        assert source is not None
+        settings = self.settings
+        charset = settings.charset if charset is None else charset
+        if source.kind == "reference":
+            return reference_strategy(strategy or source.target, {**params, "charset": charset}, settings.version)
+        if source.kind == "instance":
+            return source.target
+        if strategy is None:
+            keywords = dict(self._probe_keywords)
+        else:
+            keywords = families.get(strategy).keywords(params, settings.version, charset)
+        return self._call_factory(keywords, case)
+
+    def build_for(self, scenario: Any) -> Any:
+        """A strategy configured for ``scenario`` (fresh, except for an instance spec)."""
+        return self.build(scenario.strategy, scenario.params, scenario)
+
+    def reference_for(self, scenario: Any) -> Any:
+        """The reference port of ``scenario``'s family (else the strategy's own) at the
+        selected release and charset."""
+        family = scenario.strategy or self.family
+        assert family is not None
+        return reference_strategy(family, {**scenario.params, "charset": self.settings.charset}, self.settings.version)
+
+    def portable_spec(self) -> Optional[str]:
+        """A spec another process can resolve without pytest's hooks, if there is one."""
+        source = self.source
+        if source is None:
+            return None
+        if source.kind == "reference" or source.where == source.spec or source.where.startswith("entry point"):
+            return source.spec
+        if source.kind == "instance":  # an object a hook made: nothing to import it by
+            return None
+        module, qualname = getattr(source.target, "__module__", None), getattr(source.target, "__qualname__", None)
+        if not module or not qualname or "<" in qualname:
+            return None
+        spec = f"{module}:{qualname}"
+        try:
+            found = resolve_spec(spec)
+        except SpecError:
+            return None
+        return spec if found.target is source.target else None

@@ -1,0 +1,109 @@
+"""The pytest plugin (entry point ``rmq_conformance``): options, report header, fixtures, the suite.
+
+``pytest --rmq-strategy=SPEC`` with no test paths runs the suite in
+``pytest_rmq_conformance/suite`` against that strategy; ``--rmq-suite`` adds
+the suite to the paths given; ``pytest --pyargs pytest_rmq_conformance.suite``
+runs it too. The strategy is chosen by option, then the ``RMQ_STRATEGY``
+environment variable, then the ``rmq_strategy`` ini option, then the default
+(``AVG``, RocketMQ's own default).
+
+Installed, the plugin joins every pytest run of its environment; a run that
+uses none of it imports only this package's option and fixture definitions.
+The engine is imported when an ``--rmq-*`` choice or the suite is used
+(:func:`~pytest_rmq_conformance.plugin.state.rmq_state`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from pytest_rmq_conformance.plugin import options
+from pytest_rmq_conformance.plugin.collection import select, suite_part
+from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_groups  # noqa: F401 (registered here)
+from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
+from pytest_rmq_conformance.processqueue.fixtures import (  # noqa: F401 (registered here)
+    rmq_client_version,
+    rmq_clock,
+    rmq_group_simulation,
+    rmq_process_queue,
+    rmq_rebalance,
+)
+
+__all__ = ["STATE", "rmq_state"]
+
+ACTIVE = pytest.StashKey[bool]()
+
+
+def pytest_addhooks(pluginmanager):
+    from pytest_rmq_conformance.plugin import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser):
+    options.add_options(parser)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "rmq_suite: a test of the shipped rmq-conformance suite")
+    config.addinivalue_line("markers", "rmq_check(part): the part of the suite a test belongs to (--rmq-checks)")
+    config.stash[SEED] = options.seed_of(config)
+    config.stash[HANG_FILE] = getattr(config, "workerinput", {}).get("rmq_hang_file")
+    from_cli = bool(config.getoption("rmq_strategy")) or config.getoption("rmq_suite")
+    explicit = config.args_source == pytest.Config.ArgsSource.ARGS
+    if from_cli and not explicit:
+        config.args[:] = [str(SUITE_DIR)]
+    elif config.getoption("rmq_suite") and str(SUITE_DIR) not in config.args:
+        config.args.append(str(SUITE_DIR))
+    options.checks_of(config)  # a usage error shows before collection
+    config.stash[ACTIVE] = active = options.wants_suite(config)
+    if active:
+        if not hasattr(config, "workerinput"):
+            from pytest_rmq_conformance.plugin.terminal import ChurnReport, FailureGroups
+
+            config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
+            config.pluginmanager.register(ChurnReport(), "rmq-conformance-churn")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist: every worker generates from the controller's seed and spends one hang budget."""
+    config = node.config
+    node.workerinput["rmq_seed"] = config.stash[SEED]
+    if config.stash.get(HANG_FILE, None) is None:
+        config.stash[HANG_FILE] = str(Path(tempfile.mkdtemp(prefix="rmq-hangs-")) / "hangs")
+    node.workerinput["rmq_hang_file"] = config.stash[HANG_FILE]
+
+
+def pytest_unconfigure(config):
+    hang_file = config.stash.get(HANG_FILE, None)
+    if hang_file is not None and not hasattr(config, "workerinput"):
+        shutil.rmtree(Path(hang_file).parent, ignore_errors=True)
+
+
+def pytest_report_header(config):
+    if not config.stash.get(ACTIVE, False):
+        return None
+    from pytest_rmq_conformance.plugin.header import header_lines
+
+    return header_lines(rmq_state(config))
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Suite modules of parts ``--rmq-checks`` leaves out are not even imported."""
+    part = suite_part(collection_path)
+    if part is None or part not in options.CHECKS or not config.getoption("rmq_checks"):
+        return None
+    return True if part not in options.checks_of(config) else None
+
+
+def pytest_collection_modifyitems(session, config, items):
+    suite_items = [item for item in items if item.get_closest_marker("rmq_check") is not None]
+    for item in suite_items:
+        item.add_marker(pytest.mark.rmq_suite)
+    if config.stash.get(ACTIVE, False) or options.selects(config):
+        select(rmq_state(config), config, items)

@@ -1,0 +1,73 @@
+"""Which suite tests run: ``--rmq-checks`` parts, ``--rmq-case`` patterns, and the known
+divergences of ``--rmq-xfail-file`` / ``--rmq-skip-file``."""
+
+from __future__ import annotations
+
+import warnings
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import List, Optional
+
+import pytest
+
+from pytest_rmq_conformance.plugin.options import CHECKS
+from pytest_rmq_conformance.plugin.state import SUITE_DIR
+
+__all__ = ["suite_part", "select"]
+
+
+def suite_part(path: Path) -> Optional[str]:
+    """The part of the suite a suite module holds: ``test_one_answer.py`` holds ``one-answer``."""
+    path = Path(path)
+    if path.parent != SUITE_DIR or not path.name.startswith("test_") or path.suffix != ".py":
+        return None
+    return path.stem[len("test_"):].replace("_", "-")
+
+
+def _case_id(item) -> Optional[str]:
+    callspec = getattr(item, "callspec", None)
+    case = callspec.params.get("rmq_golden_case") if callspec else None
+    return getattr(case, "id", None)
+
+
+def _deselect(config, items: List, keep: List) -> None:
+    dropped = [item for item in items if item not in keep]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
+def select(state, config, items: List) -> None:
+    """Deselect, mark skipped or expected to fail, as the run's options ask."""
+    if state.checks is not None:
+        keep = []
+        for item in items:
+            part = item.get_closest_marker("rmq_check")
+            if part is None or part.args[0] not in CHECKS or part.args[0] in state.checks:
+                keep.append(item)
+        _deselect(config, items, keep)
+    if state.case_patterns:
+        keep = [
+            item
+            for item in items
+            if _case_id(item) is None or any(fnmatchcase(_case_id(item), p) for p in state.case_patterns)
+        ]
+        _deselect(config, items, keep)
+    for item in items:
+        names = (_case_id(item), item.name, getattr(item, "originalname", None))
+        for case_list in state.skip_lists:
+            entry = case_list.match(names)
+            if entry is not None:
+                item.add_marker(pytest.mark.skip(reason=f"{entry.where}: {entry.reason or 'listed'}"))
+        for case_list in state.xfail_lists:
+            entry = case_list.match(names)
+            if entry is not None:
+                item.add_marker(pytest.mark.xfail(reason=f"{entry.where}: {entry.reason or 'known divergence'}"))
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker in (None, "gw0"):
+        for case_list in state.skip_lists + state.xfail_lists:
+            for entry in case_list.unused():
+                warnings.warn(
+                    pytest.PytestWarning(f"{entry.where}: entry {entry.pattern!r} matches no collected test"),
+                    stacklevel=1,
+                )

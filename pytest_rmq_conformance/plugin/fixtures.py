@@ -1,0 +1,50 @@
+"""The fixtures that give a user's own tests the strategy under test and groups drawn for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_rmq_conformance.plugin.state import rmq_state
+
+__all__ = ["rmq_conformance", "rmq_groups"]
+
+
+@pytest.fixture(scope="session")
+def rmq_conformance(pytestconfig):
+    """The strategy under test (``--rmq-strategy``) and its golden cases at the selected release.
+
+    Example::
+
+        def test_duplicated_client_ids(rmq_conformance):
+            for case in rmq_conformance.golden_cases():
+                if case.category == "duplicates":
+                    outcome = rmq_conformance.run_case(case)
+                    assert outcome.passed, rmq_conformance.report(outcome)
+    """
+    return rmq_state(pytestconfig).conformance
+
+
+@pytest.fixture(scope="session")
+def rmq_groups(rmq_conformance):
+    """Hypothesis strategies of consumer groups configured for the strategy under test.
+
+    ``rmq_groups.scenarios(adversarial=False)`` draws a
+    :class:`~pytest_rmq_conformance.engine.scenarios.Scenario`, ``rmq_groups.plans()``
+    a group with joins, leaves and crashes; build the strategy for one with
+    ``rmq_conformance.build_for(scenario)``. Example::
+
+        from hypothesis import given
+        from pytest_rmq_conformance.engine.calls import assign
+
+        def test_every_client_gets_something(rmq_groups, rmq_conformance):
+            @given(rmq_groups.scenarios())
+            def check(scenario):
+                shares, problems = assign(rmq_conformance.build_for, scenario, timeout=5)
+                if len(scenario.mq_all) >= len(scenario.clients):
+                    assert all(shares.values()), shares
+
+            check()
+    """
+    from pytest_rmq_conformance.engine.generation import Groups
+
+    return Groups(rmq_conformance)

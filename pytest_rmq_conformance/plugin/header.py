@@ -1,0 +1,47 @@
+"""The report header: what is under test, where each choice came from, and the seed."""
+
+from __future__ import annotations
+
+from typing import List
+
+__all__ = ["header_lines"]
+
+
+def header_lines(state) -> List[str]:
+    """The header of a run, one line each, prefixed ``rmq-conformance:``."""
+    from pytest_rmq_conformance.engine.golden import GoldenDataError
+    from pytest_rmq_conformance.engine.subject import profile_examples
+
+    conformance = state.conformance
+    subject = conformance.subject
+    settings = subject.settings
+    lines = [f"strategy {settings.spec} ({settings.origin})"]
+    if subject.load_error is not None:
+        lines.append(f"cannot load the strategy: {subject.load_error}")
+    else:
+        lines[0] += f": {subject.source.describe()}, name {subject.name}"
+        order = "lists (strict order)" if settings.strict_order else "sets"
+        limit = f"{settings.timeout:g} s per call" if settings.timeout else "no time limit"
+        lines.append(
+            f"RocketMQ {settings.version} ({settings.version_origin}), charset {settings.charset}, "
+            f"answers compared as {order}, {limit}"
+        )
+        lines.append(f"invariants: {', '.join(sorted(subject.properties)) or 'none'} ({subject.properties_origin})")
+        if subject.family is None:
+            lines.append(
+                f"name {subject.name!r} has no Java twin: the golden vectors and the reference do not apply, "
+                "only the invariants"
+            )
+        else:
+            try:
+                count = len(conformance.golden_cases())
+            except (GoldenDataError, LookupError) as exc:
+                lines.append(f"golden vectors unusable: {exc}")
+            else:
+                note = f"; {conformance.golden_note}" if conformance.golden_note else ""
+                lines.append(f"golden vectors: {count} {subject.family} cases{note}")
+    lines.append(
+        f"generated checks: profile {settings.profile}, {profile_examples(settings)} examples each, "
+        f"seed {settings.seed} (replay with --rmq-seed={settings.seed})"
+    )
+    return [f"rmq-conformance: {line}" for line in lines]

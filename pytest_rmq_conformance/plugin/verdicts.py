@@ -1,0 +1,70 @@
+"""Engine results as pytest outcomes: a failure carries its report, and the command that
+reruns it travels as data (``user_properties``) for the terminal summary.
+
+    rmq_rerun   the command line that reruns one golden case or replays one generated check
+    rmq_reason  the key failures of the same cause are grouped under
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any, Callable, List, Optional
+
+import pytest
+
+__all__ = ["rerun_command", "replay_command", "fail_case", "run_generated"]
+
+
+def _words(settings) -> List[str]:
+    words = ["pytest", f"--rmq-strategy={settings.spec}", f"--rmq-reference-version={settings.version}"]
+    if settings.charset != "UTF-8":
+        words.append(f"--rmq-charset={settings.charset}")
+    if settings.strict_order:
+        words.append("--rmq-strict-order")
+    return words
+
+
+def rerun_command(settings, case_id: str) -> str:
+    """One command line that reruns just the golden case ``case_id`` with ``settings``."""
+    return " ".join(shlex.quote(word) for word in [*_words(settings), f"--rmq-case={case_id}"])
+
+
+def replay_command(settings, test: str) -> str:
+    """One command line that replays the generated ``test`` (a ``path::name`` node) with its seed."""
+    words = [*_words(settings), f"--rmq-profile={settings.profile}", f"--rmq-seed={settings.seed}"]
+    if settings.examples is not None:
+        words.append(f"--rmq-examples={settings.examples}")
+    return " ".join(shlex.quote(word) for word in [*words[:1], test, *words[1:]])
+
+
+def fail_case(request, conformance, outcome) -> None:
+    """Fail the running test with the report of the failed golden ``outcome``."""
+    node = request.node
+    node.user_properties.append(("rmq_reason", outcome.reason))
+    node.user_properties.append(("rmq_rerun", rerun_command(conformance.settings, outcome.case.id)))
+    pytest.fail(conformance.report(outcome), pytrace=False)
+
+
+def fail_generated(request, conformance, report: str) -> None:
+    """Fail the running generated check with ``report`` and the line that replays it."""
+    replay = replay_command(conformance.settings, f"{request.node.path}::{request.node.name}")
+    request.node.user_properties.append(("rmq_rerun", replay))
+    pytest.fail(f"{report}\n  replay: {replay}", pytrace=False)
+
+
+def run_generated(
+    request,
+    conformance,
+    examples: Any,
+    body: Callable[[Any], None],
+    *,
+    max_examples: Optional[int] = None,
+    shrink: bool = True,
+) -> None:
+    """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the
+    report and the replay line when an example breaks the check."""
+    from pytest_rmq_conformance.engine.generation import check_examples
+
+    report = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink)
+    if report is not None:
+        fail_generated(request, conformance, report)

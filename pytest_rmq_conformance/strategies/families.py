@@ -1,0 +1,438 @@
+"""One record per strategy family: everything the suite knows about a Java strategy, in one place.
+
+A family is what the golden files call a ``strategy`` (``AVG``,
+``CONSISTENT_HASH``, ...). Its :class:`Family` record says how to build the
+reference port, how the golden ``params`` map to the keywords a factory is
+called with (and back, from an instance's attributes), what to build while
+probing a strategy's name, which parameters suit a queue layout, which
+properties Java's strategy has at each release, how hypothesis draws its
+parameters, and whether its brokers need machine rooms.
+
+Adding a family means registering one record::
+
+    from pytest_rmq_conformance.strategies import families
+
+    families.register(families.Family(
+        name="STICKY",
+        build=lambda params, version, charset: StickyReference(),
+        properties=lambda version: families.PARTITION | {"stable-on-leave"},
+    ))
+
+A package can also name a module that registers its families in the entry-point
+group ``rmq_conformance.families``; those are imported on the first look-up.
+Hypothesis is imported only by the draw functions, when groups are drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.strategies.averagely_by_circle import AllocateMessageQueueAveragelyByCircle
+from pytest_rmq_conformance.strategies.base import parse_release
+from pytest_rmq_conformance.strategies.by_config import AllocateMessageQueueByConfig
+from pytest_rmq_conformance.strategies.consistent_hash import AllocateMessageQueueConsistentHash
+from pytest_rmq_conformance.strategies.machine_room import AllocateMessageQueueByMachineRoom, broker_room
+from pytest_rmq_conformance.strategies.machine_room_nearby import AllocateMachineRoomNearby
+from pytest_rmq_conformance.strategies.resolvers import MapMachineRoomResolver, SplitMachineRoomResolver
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "PARTITION",
+    "Family",
+    "register",
+    "get",
+    "family_of",
+    "all_families",
+    "names",
+    "build_resolver",
+]
+
+ENTRY_POINT_GROUP = "rmq_conformance.families"
+
+#: a partition of mq_all that every client computes alike
+PARTITION: FrozenSet[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
+
+Params = Mapping[str, Any]
+Keywords = Dict[str, Any]
+
+
+def _no_keywords(params: Params, version: str, charset: str) -> Keywords:
+    return {}
+
+
+def _no_params(keywords: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+    return {}
+
+
+def _draw_nothing(draw, queues: Sequence[MessageQueue], adversarial: bool) -> Dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the suite knows of one strategy family.
+
+    - ``name``: the golden name (the ``strategy`` of golden cases, Java's ``getName()``);
+    - ``build(params, version, charset)``: the reference port configured by golden ``params``;
+    - ``keywords(params, version, charset)``: golden ``params`` as the keywords a factory takes;
+    - ``params(keywords)``: the other way, from the keyword values an instance carries as
+      attributes (named ``keyword_names``); ``None`` when they cannot be described as params;
+    - ``defaults``: attribute values assumed when an instance lacks the attribute;
+    - ``probe``: params to build with while probing a strategy's name, before any case;
+    - ``default_params(mq_all)``: params that suit a queue layout (the churn cases, the sweep);
+    - ``properties(version)``: the properties Java's strategy has at that release;
+    - ``draw_params(draw, queues, adversarial)``: hypothesis-drawn params for a group;
+    - ``draw_group(draw, consumer_group, adversarial)``: for a family whose params shape the whole
+      group (names carrying rooms), a drawn :class:`~pytest_rmq_conformance.engine.scenarios.Scenario`;
+    - ``needs_rooms``: its brokers must be named ``<room>@<name>`` for it to serve them;
+    - ``hashes``: it places queues on a hash ring (groups then plant ring-key collisions);
+    - ``name_prefix``: strategy names starting with it belong to the family too
+      (``MACHINE_ROOM_NEARBY-AVG``).
+    """
+
+    name: str
+    build: Callable[[Params, str, str], Any]
+    properties: Callable[[str], FrozenSet[str]] = lambda version: PARTITION
+    keywords: Callable[[Params, str, str], Keywords] = _no_keywords
+    params: Callable[[Mapping[str, Any]], Optional[Dict[str, Any]]] = _no_params
+    keyword_names: Tuple[str, ...] = ()
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    probe: Params = field(default_factory=dict)
+    default_params: Callable[[Sequence[MessageQueue]], Dict[str, Any]] = lambda mq_all: {}
+    draw_params: Callable[..., Dict[str, Any]] = _draw_nothing
+    draw_group: Optional[Callable[..., Any]] = None
+    needs_rooms: bool = False
+    hashes: bool = False
+    name_prefix: Optional[str] = None
+    port: Optional[type] = None
+
+    def matches(self, strategy_name: str) -> bool:
+        """Whether a strategy called ``strategy_name`` belongs to this family."""
+        if strategy_name == self.name:
+            return True
+        return self.name_prefix is not None and strategy_name.startswith(self.name_prefix)
+
+    def params_of(self, instance: Any) -> Optional[Dict[str, Any]]:
+        """The golden params describing ``instance``'s configuration, or ``None`` when it
+        lacks an attribute or carries what params cannot describe."""
+        keywords = {}
+        for keyword in self.keyword_names:
+            if hasattr(instance, keyword):
+                keywords[keyword] = getattr(instance, keyword)
+            elif keyword in self.defaults:
+                keywords[keyword] = self.defaults[keyword]
+            else:
+                return None
+        return self.params(keywords)
+
+    def normalized(self, params: Params, version: str) -> Optional[Dict[str, Any]]:
+        """``params`` sent through the keywords and back, for comparing configurations."""
+        return self.params(self.keywords(params, version, "UTF-8"))
+
+
+_REGISTRY: Dict[str, Family] = {}
+_entry_points_loaded = False
+
+
+def register(family: Family) -> Family:
+    """Add ``family`` (replacing one of the same name); returns it."""
+    _REGISTRY[family.name] = family
+    return family
+
+
+def _load_entry_points() -> None:
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            entry.load()
+        except Exception as exc:  # a broken plugin package must not take the suite down
+            raise ValueError(
+                f"entry point {entry.name} = {entry.value} (group {ENTRY_POINT_GROUP}) cannot be loaded: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+
+
+def all_families() -> List[Family]:
+    """Every registered family, the built-in ones first."""
+    _load_entry_points()
+    return list(_REGISTRY.values())
+
+
+def names() -> List[str]:
+    return [family.name for family in all_families()]
+
+
+def get(name: str) -> Family:
+    """The family called ``name``; ``ValueError`` naming the known ones otherwise."""
+    if name not in _REGISTRY:
+        _load_entry_points()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown strategy {name!r}; expected one of {sorted(_REGISTRY)}") from None
+
+
+def family_of(strategy_name: Any) -> Optional[Family]:
+    """The family a strategy's ``name`` belongs to, or ``None`` for a strategy with no Java twin."""
+    if not isinstance(strategy_name, str):
+        return None
+    for family in all_families():
+        if family.matches(strategy_name):
+            return family
+    return None
+
+
+def families_by_name() -> Iterator[Tuple[str, Family]]:
+    return iter(_REGISTRY.items())
+
+
+# -- helpers shared by the records -------------------------------------------
+
+
+def _expect_keys(name: str, params: Params, allowed: set) -> None:
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        raise ValueError(f"{name}: unknown parameter(s) {unknown}; expected some of {sorted(allowed)}")
+
+
+def build_resolver(spec: Mapping[str, Any]):
+    """A resolver from ``{"kind": "map", "brokerRoom": {...}, "consumerRoom": {...}}``
+    or ``{"kind": "split", "separator": "-"}``."""
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"resolver must be an object, not {spec!r}")
+    kind = spec.get("kind")
+    if kind == "map":
+        _expect_keys("resolver", spec, {"kind", "brokerRoom", "consumerRoom"})
+        return MapMachineRoomResolver(spec.get("brokerRoom") or {}, spec.get("consumerRoom") or {})
+    if kind == "split":
+        _expect_keys("resolver", spec, {"kind", "separator"})
+        return SplitMachineRoomResolver(spec.get("separator", "-"))
+    raise ValueError(f"resolver kind must be 'map' or 'split', not {kind!r}")
+
+
+def _queues(triples: Optional[list]) -> Optional[list]:
+    return None if triples is None else [MessageQueue.from_json(t) for t in triples]
+
+
+def _plain(cls) -> Callable[[Params, str, str], Any]:
+    def build(params: Params, version: str, charset: str):
+        _expect_keys(cls.name, params, set())
+        return cls(version=version)
+
+    return build
+
+
+# -- AVG, AVG_BY_CIRCLE ----------------------------------------------------
+
+register(
+    Family(
+        "AVG",
+        _plain(AllocateMessageQueueAveragely),
+        properties=lambda version: PARTITION | {"balance"},
+        port=AllocateMessageQueueAveragely,
+    )
+)
+register(
+    Family(
+        "AVG_BY_CIRCLE",
+        _plain(AllocateMessageQueueAveragelyByCircle),
+        properties=lambda version: PARTITION | {"balance"},
+        port=AllocateMessageQueueAveragelyByCircle,
+    )
+)
+
+
+# -- CONSISTENT_HASH -----------------------------------------------------------
+
+
+def _hash_build(params: Params, version: str, charset: str):
+    _expect_keys("CONSISTENT_HASH", params, {"virtualNodeCnt"})
+    return AllocateMessageQueueConsistentHash(params.get("virtualNodeCnt", 10), version=version, charset=charset)
+
+
+def _hash_keywords(params: Params, version: str, charset: str) -> Keywords:
+    keywords: Keywords = {"virtual_node_cnt": params.get("virtualNodeCnt", 10)}
+    if charset != "UTF-8":  # only 4.x hashes in the JVM default charset
+        keywords["charset"] = charset
+    return keywords
+
+
+def _hash_draw(draw, queues, adversarial: bool) -> Dict[str, Any]:
+    from hypothesis import strategies as st
+
+    return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(0 if adversarial else 1, 20)))}
+
+
+register(
+    Family(
+        "CONSISTENT_HASH",
+        _hash_build,
+        properties=lambda version: PARTITION | {"stable-on-leave", "stable-on-join"},
+        keywords=_hash_keywords,
+        params=lambda keywords: {"virtualNodeCnt": keywords["virtual_node_cnt"]},
+        keyword_names=("virtual_node_cnt",),
+        defaults={"virtual_node_cnt": 10},
+        probe={"virtualNodeCnt": 10},
+        default_params=lambda mq_all: {"virtualNodeCnt": 10},
+        draw_params=_hash_draw,
+        hashes=True,
+        port=AllocateMessageQueueConsistentHash,
+    )
+)
+
+
+# -- MACHINE_ROOM ------------------------------------------------------------
+
+
+def _room_build(params: Params, version: str, charset: str):
+    _expect_keys("MACHINE_ROOM", params, {"consumeridcs"})
+    return AllocateMessageQueueByMachineRoom(params.get("consumeridcs"), version=version)
+
+
+def _room_properties(version: str) -> FrozenSet[str]:
+    if parse_release(version) < (4, 8, 0):  # blocks taken from mq_all: gaps, ineligible queues held
+        return frozenset({"no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
+    return frozenset({"eligible-coverage", "no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
+
+
+def _room_params(keywords: Mapping[str, Any]) -> Dict[str, Any]:
+    idcs = keywords["consumeridcs"]
+    return {"consumeridcs": None if idcs is None else sorted(idcs)}
+
+
+def _room_draw(draw, queues, adversarial: bool) -> Dict[str, Any]:
+    from hypothesis import strategies as st
+
+    used = sorted({mq.broker_name.split("@")[0] for mq in queues})
+    if adversarial and draw(st.integers(0, 9)) == 9:
+        return {"consumeridcs": None}
+    # mostly the rooms the brokers name (odd separators included), sometimes others
+    chosen = [room for room in used if draw(st.integers(0, 3)) < 3]
+    chosen += draw(st.lists(st.sampled_from(["IDC1", "other"]), unique=True))
+    return {"consumeridcs": sorted(set(chosen))}
+
+
+register(
+    Family(
+        "MACHINE_ROOM",
+        _room_build,
+        properties=_room_properties,
+        keywords=lambda params, version, charset: {
+            "consumeridcs": None if params.get("consumeridcs") is None else set(params["consumeridcs"])
+        },
+        params=_room_params,
+        keyword_names=("consumeridcs",),
+        probe={"consumeridcs": []},
+        default_params=lambda mq_all: {
+            "consumeridcs": sorted({room for mq in mq_all if (room := broker_room(mq.broker_name))})
+        },
+        draw_params=_room_draw,
+        needs_rooms=True,
+        port=AllocateMessageQueueByMachineRoom,
+    )
+)
+
+
+# -- MACHINE_ROOM_NEARBY -----------------------------------------------------------
+
+
+def _inner(params: Params) -> Tuple[str, Dict[str, Any]]:
+    inner = params.get("inner")
+    if not isinstance(inner, Mapping) or "strategy" not in inner:
+        raise ValueError(f"MACHINE_ROOM_NEARBY: inner must be {{'strategy': ..., 'params': ...}}, not {inner!r}")
+    return inner["strategy"], dict(inner.get("params") or {})
+
+
+def _nearby_build(params: Params, version: str, charset: str):
+    from pytest_rmq_conformance.strategies.reference import reference_strategy
+
+    _expect_keys("MACHINE_ROOM_NEARBY", params, {"inner", "resolver"})
+    inner, inner_params = _inner(params)
+    inner_params.setdefault("charset", charset)
+    return AllocateMachineRoomNearby(
+        reference_strategy(inner, inner_params, version), build_resolver(params.get("resolver")), version=version
+    )
+
+
+def _nearby_keywords(params: Params, version: str, charset: str) -> Keywords:
+    from pytest_rmq_conformance.strategies.reference import reference_strategy
+
+    inner, inner_params = _inner(params)
+    return {
+        "allocate_message_queue_strategy": reference_strategy(inner, {**inner_params, "charset": charset}, version),
+        "machine_room_resolver": build_resolver(params["resolver"]),
+    }
+
+
+def _nearby_draw(draw, consumer_group: str, adversarial: bool):
+    from pytest_rmq_conformance.engine.groups import nearby_group
+
+    return draw(nearby_group(consumer_group, adversarial))
+
+
+register(
+    Family(
+        "MACHINE_ROOM_NEARBY",
+        _nearby_build,
+        keywords=_nearby_keywords,
+        params=lambda keywords: None,  # a resolver object has no golden description
+        keyword_names=("allocate_message_queue_strategy", "machine_room_resolver"),
+        probe={"inner": {"strategy": "AVG", "params": {}}, "resolver": {"kind": "split", "separator": "-"}},
+        default_params=lambda mq_all: {
+            "inner": {"strategy": "AVG", "params": {}},
+            "resolver": {"kind": "split", "separator": "@"},
+        },
+        draw_group=_nearby_draw,
+        needs_rooms=True,
+        name_prefix="MACHINE_ROOM_NEARBY-",
+        port=AllocateMachineRoomNearby,
+    )
+)
+
+
+# -- CONFIG --------------------------------------------------------------------
+
+
+def _config_build(params: Params, version: str, charset: str):
+    _expect_keys("CONFIG", params, {"messageQueueList"})
+    return AllocateMessageQueueByConfig(_queues(params.get("messageQueueList")), version=version)
+
+
+def _config_params(keywords: Mapping[str, Any]) -> Dict[str, Any]:
+    queues = keywords["message_queue_list"]
+    return {"messageQueueList": None if queues is None else [mq.to_json() for mq in queues]}
+
+
+def _config_draw(draw, queues, adversarial: bool) -> Dict[str, Any]:
+    from hypothesis import strategies as st
+
+    if adversarial and draw(st.integers(0, 9)) == 9:
+        return {"messageQueueList": None}
+    chosen = draw(st.lists(st.sampled_from(queues), unique=True, max_size=min(len(queues), 16)))
+    foreign = [MessageQueue("elsewhere", "broker-z", 0)] if draw(st.booleans()) else []
+    return {"messageQueueList": [mq.to_json() for mq in chosen + foreign]}
+
+
+register(
+    Family(
+        "CONFIG",
+        _config_build,
+        # every client gets the configured list: double assignment by design; equal shares, and a
+        # leaver's departure moves nothing else (trivially)
+        properties=lambda version: frozenset({"one-answer", "balance", "stable-on-leave"}),
+        keywords=lambda params, version, charset: {"message_queue_list": _queues(params.get("messageQueueList"))},
+        params=_config_params,
+        keyword_names=("message_queue_list",),
+        probe={"messageQueueList": []},
+        default_params=lambda mq_all: {"messageQueueList": [mq.to_json() for mq in mq_all]},
+        draw_params=_config_draw,
+        port=AllocateMessageQueueByConfig,
+    )
+)
