@@ -209,3 +209,19 @@ def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_compl
     kinds = {v["kind"]: v for v in entry["violations"]}
     assert kinds["hang"]["count"] == entry["failing_scenarios"] == len(big)
     assert kinds["hang"]["examples"][0]["scenario"] == min(big)
+
+
+@needs_spark
+def test_a_registered_family_is_swept(spark, tmp_path):
+    """tests/toy_family.py registers ROTATE on import: Spark's workers import it with the spec."""
+    from pytest_rmq_conformance.pipeline.job import run_sweep
+
+    space = SweepSpace(queues=(1, 30), consumers=(1, 6), seed=2, count=12)
+    out = tmp_path / "toy"
+    summary = run_sweep(["toy_family:Rotate", "toy_family:RotateIgnoringOffset"], space, out, master="local[2]",
+                        partitions=2, spark=spark, progress=False, report=False)
+    by_spec = {entry["spec"]: entry for entry in summary["strategies"]}
+    assert by_spec["toy_family:Rotate"]["failing_scenarios"] == 0
+    kinds = {v["kind"] for v in by_spec["toy_family:RotateIgnoringOffset"]["violations"]}
+    assert kinds == {"differs-from-reference"}
+    assert {row["name"] for row in rows_of(out)} == {"ROTATE"}

@@ -41,7 +41,7 @@ families.register(
         params=lambda keywords: {"offset": keywords["offset"]},
         keyword_names=("offset",),
         probe={"offset": 1},
-        default_params=lambda mq_all: {"offset": 0},
+        default_params=lambda mq_all: {"offset": 1},
         draw_params=_draw_offset,
         port=Rotate,
     )
