@@ -1,0 +1,82 @@
+"""What the plugin costs: CPU time of whole processes, as ratios against yardsticks measured in
+the same run (the machine is shared, so only ratios are reported).
+
+1. A one-test project with the plugin installed and unused, against the same run with
+   ``-p no:rmq_conformance`` (target: at most 1.05x).
+2. ``pytest --rmq-strategy=AVG --rmq-checks=golden``, against a bare Python process that parses
+   the same 5.3.3 cases from JSON and asks the same reference port for every caller (target:
+   at most 4x).
+
+    python benchmarks/startup.py [--repeat 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+BARE = r"""
+import json, sys
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.strategies import reference_strategy
+calls = 0
+for line in (golden_dir() / "AVG.jsonl").read_text(encoding="utf-8").splitlines():
+    case = json.loads(line)
+    group = next((g for g in case["expect"] if "5.3.3" in g["runs"]), None)
+    if group is None:
+        continue
+    mq_all = None if case["mqAll"] is None else [MessageQueue.from_json(t) for t in case["mqAll"]]
+    for result in group["results"]:
+        strategy = reference_strategy("AVG", case["params"], "5.3.3")
+        try:
+            strategy.allocate(case["consumerGroup"], result["currentCID"], None if mq_all is None else list(mq_all),
+                              None if case["cidAll"] is None else list(case["cidAll"]))
+        except Exception:
+            pass
+        calls += 1
+print(calls)
+"""
+
+
+def cpu_of(command, cwd) -> float:
+    """CPU seconds (user + system) a child process used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0,):
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def median_ratio(measured, yardstick, repeat: int, cwd) -> tuple:
+    ours, theirs = [], []
+    for _ in range(repeat):  # interleaved, so load changes hit both alike
+        ours.append(cpu_of(measured, cwd))
+        theirs.append(cpu_of(yardstick, cwd))
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as project:
+        Path(project, "test_one.py").write_text("def test_one():\n    assert True\n")
+        pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        used, bare = median_ratio(pytest, pytest + ["-p", "no:rmq_conformance"], args.repeat, project)
+        print(f"unused plugin: {used:.3f} s CPU, without it {bare:.3f} s: {used / bare:.3f}x (target <= 1.05x)")
+        golden, parse = median_ratio(
+            pytest + ["--rmq-strategy=AVG", "--rmq-checks=golden"], [sys.executable, "-c", BARE], args.repeat, project
+        )
+        print(f"golden AVG 5.3.3: {golden:.3f} s CPU, bare parse + calls {parse:.3f} s: {golden / parse:.2f}x (target <= 4x)")
+
+
+if __name__ == "__main__":
+    main()
