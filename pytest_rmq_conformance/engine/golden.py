@@ -299,9 +299,9 @@ def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[
             if path.name != expected_file:
                 raise GoldenDataError(f"{where}: a {data['strategy']} case belongs in {expected_file}")
             yield parse_case(data, where, runs)
+        except GoldenDataError:
+            raise
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            if isinstance(exc, GoldenDataError):
-                raise
             raise GoldenDataError(
                 f"{where}: malformed case ({type(exc).__name__}: {exc}); "
                 f"`rmq-conformance golden check {path.parent}` names every problem"

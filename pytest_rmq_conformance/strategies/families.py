@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
@@ -187,10 +187,6 @@ def family_of(strategy_name: Any) -> Optional[Family]:
         if family.matches(strategy_name):
             return family
     return None
-
-
-def families_by_name() -> Iterator[Tuple[str, Family]]:
-    return iter(_REGISTRY.items())
 
 
 # -- helpers shared by the records -------------------------------------------
