@@ -21,7 +21,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
 
-from breakers import BREAKERS  # noqa: E402
+from breakers import BREAKERS
 
 KIND = {"test_invariant_of_a_group": "invariants", "test_invariant_across_a_change": "invariants",
         "test_one_answer": "one-answer", "test_matches_reference": "reference"}

@@ -11,14 +11,13 @@ import importlib
 import importlib.abc
 import importlib.util
 import sys
-from typing import Dict
 
 __all__ = ["MOVED", "install"]
 
 _PACKAGE = __name__.rpartition(".")[0]
 
 #: old module (relative to the package) -> where it lives now
-MOVED: Dict[str, str] = {
+MOVED: dict[str, str] = {
     "calls": "engine.calls",
     "conformance": "engine.cases",
     "consistency": "engine.one_answer",

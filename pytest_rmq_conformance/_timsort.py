@@ -9,7 +9,8 @@ comparisons, including its ``IllegalArgumentException`` (raised here as
 
 from __future__ import annotations
 
-from typing import Any, Callable, List
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["java_sort", "CONTRACT_VIOLATION"]
 
@@ -181,8 +182,8 @@ class _Merger:
         self.a = a
         self.cmp = cmp
         self.min_gallop = _MIN_GALLOP
-        self.bases: List[int] = []
-        self.lengths: List[int] = []
+        self.bases: list[int] = []
+        self.lengths: list[int] = []
 
     def push(self, base: int, length: int) -> None:
         self.bases.append(base)

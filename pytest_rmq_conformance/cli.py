@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
-from typing import List, Optional, Sequence
 
 from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.golden_import import import_harness
@@ -29,7 +30,7 @@ def _replay(args: argparse.Namespace) -> int:
     calls: Counter = Counter()
     failed: Counter = Counter()
     cases: Counter = Counter()
-    examples: List[str] = []
+    examples: list[str] = []
     for case in golden.cases:
         if case.strategy not in strategies:
             continue
@@ -37,9 +38,7 @@ def _replay(args: argparse.Namespace) -> int:
             if run.id not in case.runs:
                 continue
             params = case.params_for(run)
-            mismatches = replay_case(
-                lambda: reference_strategy(case.strategy, params, run.rocketmq), case, run.id
-            )
+            mismatches = replay_case(partial(reference_strategy, case.strategy, params, run.rocketmq), case, run.id)
             key = (run.id, case.strategy)
             cases[key] += 1
             calls[key] += len(case.results_for(run.id))
@@ -184,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.handler(args)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Callable, Iterable, List, Sequence, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from pytest_rmq_conformance._timsort import java_sort
 
@@ -69,7 +70,7 @@ def java_string_compare(left: str, right: str) -> int:
     return (len(a) - len(b)) // 2
 
 
-def java_sorted_strings(strings: Iterable[str]) -> List[str]:
+def java_sorted_strings(strings: Iterable[str]) -> list[str]:
     """``Collections.sort`` applied to a copy of ``strings`` (a total order, stable)."""
     return sorted(strings, key=java_string_key)
 
@@ -79,7 +80,7 @@ def java_sorted_strings(strings: Iterable[str]) -> List[str]:
 _REGEX_META = ".$|()[{^?*+\\"
 
 
-def _compile_java_regex(regex: str) -> "re.Pattern[str]":
+def _compile_java_regex(regex: str) -> re.Pattern[str]:
     if len(regex) == 1 and regex not in _REGEX_META:
         return re.compile(re.escape(regex))
     if len(regex) == 2 and regex[0] == "\\" and not (regex[1].isascii() and regex[1].isalnum()):
@@ -89,7 +90,7 @@ def _compile_java_regex(regex: str) -> "re.Pattern[str]":
     return re.compile(regex)
 
 
-def java_split(text: str, regex: str, limit: int = 0) -> List[str]:
+def java_split(text: str, regex: str, limit: int = 0) -> list[str]:
     """Java's ``text.split(regex, limit)``.
 
     Unlike ``str.split``: with ``limit == 0`` trailing empty strings are dropped
@@ -115,8 +116,8 @@ def _from_units(units: str) -> str:
     return _utf16(units).decode("utf-16-be", "surrogatepass")
 
 
-def _split(pattern: "re.Pattern[str]", text: str, limit: int) -> List[str]:
-    parts: List[str] = []
+def _split(pattern: re.Pattern[str], text: str, limit: int) -> list[str]:
+    parts: list[str] = []
     index = 0
     matched = False
     for match in pattern.finditer(text):
@@ -194,7 +195,7 @@ def java_get_bytes(text: str, charset: str = "UTF-8") -> bytes:
     return bytes(out)
 
 
-def java_sorted(items: Sequence[T], compare: Callable[[T, T], int]) -> List[T]:
+def java_sorted(items: Sequence[T], compare: Callable[[T, T], int]) -> list[T]:
     """A sorted copy of ``items``, exactly as Java's ``Collections.sort`` with
     ``compare`` as ``compareTo`` produces it, even when ``compare`` is not a
     consistent order. Raises ``ValueError`` where Java throws

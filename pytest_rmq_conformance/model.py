@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, List, Sequence
 
 from pytest_rmq_conformance.javalang import (
     INT_MAX,
@@ -46,7 +46,7 @@ class MessageQueue:
     def __str__(self) -> str:
         return f"MessageQueue [topic={self.topic}, brokerName={self.broker_name}, queueId={self.queue_id}]"
 
-    def compare_to(self, other: "MessageQueue") -> int:
+    def compare_to(self, other: MessageQueue) -> int:
         """Java's ``compareTo``: negative, zero or positive."""
         result = java_string_compare(self.topic, other.topic)
         if result:
@@ -77,7 +77,7 @@ class MessageQueue:
         return self.compare_to(other) >= 0
 
     @classmethod
-    def from_json(cls, triple: Sequence[object]) -> "MessageQueue":
+    def from_json(cls, triple: Sequence[object]) -> MessageQueue:
         """Build from the ``[topic, brokerName, queueId]`` form of the golden files."""
         if not isinstance(triple, (list, tuple)) or len(triple) != 3:
             raise ValueError(f"a queue is [topic, brokerName, queueId], not {triple!r}")
@@ -89,7 +89,7 @@ class MessageQueue:
         return [self.topic, self.broker_name, self.queue_id]
 
 
-def java_sorted_queues(queues: Iterable[MessageQueue]) -> List[MessageQueue]:
+def java_sorted_queues(queues: Iterable[MessageQueue]) -> list[MessageQueue]:
     """A copy of ``queues`` sorted as Java's ``Collections.sort`` sorts them.
 
     Raises ``ValueError`` where Java throws "Comparison method violates its

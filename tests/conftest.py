@@ -1,3 +1,4 @@
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,11 @@ BREAKERS = Path(__file__).with_name("breakers.py")
 
 @pytest.fixture(scope="session")
 def golden():
-    """The shipped golden set, validated against its schema once per test session."""
+    """The shipped golden set, parsed (and checked for consistency) as the plugin reads it; its
+    schema validation is test_golden_schema.py::test_every_golden_case_matches_the_schema."""
     from pytest_rmq_conformance.engine.golden import load_golden
 
-    return load_golden(validate=True)
+    return load_golden()
 
 
 @pytest.fixture
@@ -22,3 +24,14 @@ def suite(pytester):
     pytester.makepyfile(miniatures=MINIATURES.read_text(), breakers=BREAKERS.read_text())
     pytester.syspathinsert()
     return pytester
+
+
+@pytest.fixture
+def toy_registered():
+    """Forgets the toy family (tests/toy_family.py registers ROTATE on import) after the test, so
+    that the other tests of this process see only the built-in families."""
+    yield
+    from pytest_rmq_conformance.strategies import families
+
+    families.unregister("ROTATE")
+    sys.modules.pop("toy_family", None)

@@ -2,7 +2,8 @@
 every operation on it agrees after that; timers never spin at one instant."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_rmq_conformance.processqueue import ManualClock, NoProgress, ProcessQueue, Timers
 from pytest_rmq_conformance.processqueue.clock import ExampleClock

@@ -101,7 +101,7 @@ def test_double_send_back_of_an_expired_message_in_4_9_only(version, sends):
     msgs[0].properties[PROPERTY_CONSUME_START_TIME] = "0"
     clock.advance(16 * 60 * 1000)
     sent = []
-    back = lambda msg, *level: sent.append(msg.queue_offset) or True  # noqa: E731
+    back = lambda msg, *level: sent.append(msg.queue_offset) or True
     assert pq.clean_expired_msg(back) == msgs
     process_consume_result_concurrently(pq, MQ, msgs, RECONSUME_LATER, offset_store=store, send_message_back=back)
     assert sent == sends
@@ -204,7 +204,7 @@ def test_the_orderly_loop_consumes_only_under_a_live_lock():
     from pytest_rmq_conformance.processqueue.consume import consume_request_run_orderly
 
     pq, store, _ = setup()
-    ok = lambda batch: SUCCESS  # noqa: E731
+    ok = lambda batch: SUCCESS
     assert consume_request_run_orderly(pq, MQ, ok, offset_store=store).try_lock_after == 100  # not locked
     pq.locked = True
     pq.clock.advance(30001)  # locked, but the lock is older than 30 s

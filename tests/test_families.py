@@ -12,7 +12,7 @@ TOY_GOLDEN = TESTS / "data" / "toy-golden"
 
 
 @pytest.fixture
-def toy(pytester):
+def toy(pytester, toy_registered):
     """A project where ``toy_family`` (which registers ROTATE) imports and its golden directory is added."""
     pytester.makepyfile(toy_family=(TESTS / "toy_family.py").read_text())
     pytester.makeconftest(
@@ -24,7 +24,9 @@ def toy(pytester):
 
 
 def test_the_whole_suite_runs_against_a_registered_family(toy):
-    result = toy.runpytest("-p", "no:cacheprovider", "--rmq-strategy=toy_family:Rotate", "--rmq-seed=3", "-rs")
+    result = toy.runpytest(
+        "-p", "no:cacheprovider", "--rmq-strategy=toy_family:Rotate", "--rmq-seed=3", "--rmq-examples=10", "-rs"
+    )
     outcomes = result.parseoutcomes()
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(
@@ -54,7 +56,7 @@ def test_and_by_the_differential_with_its_reference(toy):
     result.stdout.fnmatch_lines(["*ROTATE differs from the reference port of RocketMQ 5.3.3 on a generated group*"])
 
 
-def test_a_registered_family_is_a_reference_name(monkeypatch):
+def test_a_registered_family_is_a_reference_name(monkeypatch, toy_registered):
     monkeypatch.syspath_prepend(str(TESTS))
     import toy_family
 
@@ -77,5 +79,5 @@ def test_params_and_keywords_invert_each_other(family):
 
 
 def test_an_unknown_family_names_the_known_ones():
-    with pytest.raises(ValueError, match="unknown strategy 'NOPE'; expected one of .*'AVG'"):
+    with pytest.raises(ValueError, match=r"unknown strategy 'NOPE'; expected one of .*'AVG'"):
         families.get("NOPE")

@@ -4,17 +4,18 @@ import json
 import re
 
 import pytest
-
 from breakers import BREAKERS, GOLDEN_BLIND
 
+from pytest_rmq_conformance.plugin.state import SUITE_DIR
+
 Q = ["-p", "no:cacheprovider", "-rf"]
-KIND = {
-    "test_invariant_of_a_group": "invariants",
-    "test_invariant_across_a_change": "invariants",
-    "test_one_answer": "one-answer",
-    "test_matches_reference": "reference",
-    "test_rebalance_converges": "rebalance",
-    "test_rebalance_churn": "rebalance",
+MODULE = {
+    "test_invariant_of_a_group": "test_invariants.py",
+    "test_invariant_across_a_change": "test_invariants.py",
+    "test_one_answer": "test_one_answer.py",
+    "test_matches_reference": "test_reference.py",
+    "test_rebalance_converges": "test_rebalance.py",
+    "test_rebalance_churn": "test_rebalance.py",
 }
 
 
@@ -30,19 +31,25 @@ def run(pytester, *args):
 @pytest.mark.parametrize("name", sorted(BREAKERS))
 def test_each_check_rejects_the_strategy_built_to_break_it(suite, name):
     test, extra = BREAKERS[name]
-    kind = KIND[test.split("[")[0]]
-    # a fixed seed keeps this test deterministic; benchmarks/detection.py measures how often
-    # the default profile catches each breaker over many seeds
-    result = run(suite, f"--rmq-strategy=breakers:{name}", f"--rmq-checks={kind}", "--rmq-seed=1", *extra)
+    node = f"{SUITE_DIR / MODULE[test.split('[')[0]]}::{test}"
+    # only the check that must catch it runs; a fixed seed keeps this test deterministic, and
+    # benchmarks/detection.py measures how often the default profile catches each breaker over many seeds
+    result = run(suite, node, f"--rmq-strategy=breakers:{name}", "--rmq-seed=1", *extra)
     assert result.ret == 1, result.stdout.str()
-    result.stdout.fnmatch_lines([f"FAILED *::{literal(test)} - *"])
+    assert result.parseoutcomes() == {"failed": 1}, result.stdout.str()
+    result.stdout.fnmatch_lines([f"FAILED *::{literal(test)}*"])
     result.stdout.fnmatch_lines([f"*replay: pytest *{literal(test)}* --rmq-strategy=breakers:{name} *--rmq-seed=1*"])
 
 
 @pytest.mark.parametrize("name", GOLDEN_BLIND)
-def test_the_golden_vectors_alone_miss_them(suite, name):
+def test_the_golden_vectors_alone_miss_them(suite, golden, name):
+    import breakers
+
+    family = getattr(breakers, name).name
+    cases = sum(1 for case in golden.by_strategy(family) if "5.3.3" in case.runs)
     result = run(suite, f"--rmq-strategy=breakers:{name}", "--rmq-checks=golden")
     assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes() == {"passed": cases + 1}  # every case of its family, and the loading test
 
 
 def test_a_failure_prints_the_shrunk_group_and_replays_with_its_seed(suite):

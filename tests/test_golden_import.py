@@ -29,8 +29,8 @@ def harness_records(directory):
             sorted_ = case["javaSorted"]
             for group in case["expect"]:
                 results = []
-                for result in group["results"]:
-                    result = dict(result)
+                for answer in group["results"]:
+                    result = dict(answer)
                     if "queues" in result:
                         result["queues"] = [mq_all[q] if isinstance(q, int) else q for q in result["queues"]]
                     results.append(result)

@@ -8,9 +8,9 @@ import pytest
 
 from pytest_rmq_conformance import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.engine.golden import JavaError, load_golden
-from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.engine.replay import replay_case
 from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.strategies import reference_strategy
 
 GOLDEN = load_golden()

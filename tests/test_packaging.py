@@ -33,6 +33,7 @@ def test_wheel_holds_golden_data_and_schemas_inside_the_package(dist):
     for folder, files in DATA.items():
         for name in files:
             assert f"pytest_rmq_conformance/data/{folder}/{name}" in names
+    assert "pytest_rmq_conformance/py.typed" in names  # the package's annotations are for its users too
     assert dist["wheel"].stat().st_size < 3 * 1024 * 1024
 
 

@@ -3,7 +3,15 @@
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.processqueue import Broker, ManualClock, Message, ProcessQueue, PullRequest, RebalancePushImpl, fill
+from pytest_rmq_conformance.processqueue import (
+    Broker,
+    ManualClock,
+    Message,
+    ProcessQueue,
+    PullRequest,
+    RebalancePushImpl,
+    fill,
+)
 from pytest_rmq_conformance.processqueue.pull import (
     FOUND,
     NO_MATCHED_MSG,

@@ -120,7 +120,7 @@ def test_a_crash_loses_the_offsets_consumed_since_the_last_persist(rmq_group_sim
     sim.advance(10000)
     duplicates = sim.duplicates()
     assert {mq for mq, _ in duplicates} == {queue("broker-a", 0), queue("broker-a", 1)}  # A's share
-    for (_, offset), found in duplicates.items():
+    for found in duplicates.values():
         first, again = found
         assert (first.client, again.client) == (A, B)
         assert first.start >= 10000, "only what A consumed after its last persist comes back"

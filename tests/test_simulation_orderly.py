@@ -1,11 +1,12 @@
 """The group simulation's orderly consumers follow the one orderly consume loop of
 ``processqueue.consume`` (:class:`OrderlyLoop`), with the listener's time on the timers."""
 
+import itertools
+
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.processqueue import ClientConfig, GroupSimulation, MessageFlow
-from pytest_rmq_conformance.processqueue import consume
+from pytest_rmq_conformance.processqueue import ClientConfig, GroupSimulation, MessageFlow, consume
 from pytest_rmq_conformance.strategies import reference_strategy
 
 A = "192.168.0.1@1000"
@@ -20,7 +21,7 @@ def busy_queue(max_time_consume_continuously=5000):
     sim = GroupSimulation(lambda: reference_strategy("AVG"), queues=[MQ], clients=[A], orderly=True, flow=flow, config=config)
     sim.advance(20000)
     starts = [c.start for c in sim.consumed]
-    return [b - a for a, b in zip(starts, starts[1:])]
+    return [b - a for a, b in itertools.pairwise(starts)]
 
 
 def test_the_loop_yields_after_max_time_consume_continuously_and_resubmits_in_10_ms():

@@ -212,7 +212,7 @@ def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_compl
 
 
 @needs_spark
-def test_a_registered_family_is_swept(spark, tmp_path):
+def test_a_registered_family_is_swept(spark, tmp_path, toy_registered):
     """tests/toy_family.py registers ROTATE on import: Spark's workers import it with the spec."""
     from pytest_rmq_conformance.pipeline.job import run_sweep
 

@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_rmq_conformance._timsort import CONTRACT_VIOLATION, java_sort
 

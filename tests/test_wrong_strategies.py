@@ -1,8 +1,11 @@
-"""The replay rejects each deliberately wrong strategy and accepts the reference ports."""
+"""The replay rejects each deliberately wrong strategy (test_golden_replay.py shows that the same
+replay accepts the reference ports on every vector)."""
+
+from functools import partial
 
 import pytest
-
 from miniatures import MINIATURES, ORDER_ONLY
+
 from pytest_rmq_conformance.engine.replay import replay_case
 
 
@@ -12,7 +15,7 @@ def mismatches_of(golden, family, build, strict_order):
         for run_id in case.runs:
             run = golden.runs[run_id]
             params = case.params_for(run)
-            found = replay_case(lambda: build(params, run.rocketmq), case, run_id, strict_order=strict_order)
+            found = replay_case(partial(build, params, run.rocketmq), case, run_id, strict_order=strict_order)
             if found:
                 return found
     return []
@@ -34,14 +37,3 @@ def test_set_comparison_still_rejects_wrong_shares(golden, name):
 def test_order_only_mistakes_pass_set_comparison(golden, name):
     family, build = MINIATURES[name]
     assert not mismatches_of(golden, family, build, strict_order=False)
-
-
-@pytest.mark.parametrize("family", sorted({family for family, _ in MINIATURES.values()}))
-@pytest.mark.parametrize("strict_order", [True, False], ids=["strict", "sets"])
-def test_the_same_replay_accepts_the_reference_ports(golden, family, strict_order):
-    from pytest_rmq_conformance.strategies import reference_strategy
-
-    def build(params, version):
-        return reference_strategy(family, params, version)
-
-    assert mismatches_of(golden, family, build, strict_order) == []

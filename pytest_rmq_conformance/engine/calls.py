@@ -8,13 +8,14 @@ hypothesis does not retry (and wait for) the same hang while shrinking.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pytest_rmq_conformance.engine.invariants import Violation
-from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.replay import Answer, call_strategy
 from pytest_rmq_conformance.engine.scenarios import Scenario
 from pytest_rmq_conformance.engine.timeouts import CallTimeout
+from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = ["Hang", "ask", "answer_key", "answer_problem", "assign"]
 
@@ -22,7 +23,7 @@ __all__ = ["Hang", "ask", "answer_key", "answer_problem", "assign"]
 class Hang(BaseException):
     """A call that did not return within the per-call limit."""
 
-    def __init__(self, scenario: Scenario, caller: Optional[str], limit: Optional[float], what: str = "allocate()"):
+    def __init__(self, scenario: Scenario, caller: str | None, limit: float | None, what: str = "allocate()"):
         super().__init__(f"{what} for {caller!r} did not return within {limit} s (--rmq-timeout)")
         self.scenario, self.caller, self.limit = scenario, caller, limit
 
@@ -30,11 +31,11 @@ class Hang(BaseException):
 def ask(
     strategy: Any,
     scenario: Scenario,
-    caller: Optional[str],
-    timeout: Optional[float],
+    caller: str | None,
+    timeout: float | None,
     *,
-    mq_all: Optional[Sequence[MessageQueue]] = None,
-    cid_all: Optional[Sequence[str]] = None,
+    mq_all: Sequence[MessageQueue] | None = None,
+    cid_all: Sequence[str] | None = None,
     copy_lists: bool = True,
 ) -> Answer:
     """``strategy``'s answer to ``caller`` in ``scenario`` (other list objects may be passed in;
@@ -53,7 +54,7 @@ def ask(
     return answer
 
 
-def answer_problem(answer: Answer) -> Optional[Tuple[str, str]]:
+def answer_problem(answer: Answer) -> tuple[str, str] | None:
     """``(kind, sentence)`` when ``answer`` is not a list of queues (``None`` counts as empty), else ``None``."""
     if answer.fault is not None:
         return ("fault", answer.fault)
@@ -90,9 +91,9 @@ Builder = Callable[[Scenario], Any]
 def assign(
     build: Builder,
     scenario: Scenario,
-    timeout: Optional[float],
-    instances: Optional[Dict[str, Any]] = None,
-) -> Tuple[Dict[str, Tuple[MessageQueue, ...]], List[Violation]]:
+    timeout: float | None,
+    instances: dict[str, Any] | None = None,
+) -> tuple[dict[str, tuple[MessageQueue, ...]], list[Violation]]:
     """Every member's share of ``scenario``, each member with its own strategy instance.
 
     ``instances`` keeps the members' instances across calls (a client keeps
@@ -102,8 +103,8 @@ def assign(
     ``build``).
     """
     instances = {} if instances is None else instances
-    shares: Dict[str, Tuple[MessageQueue, ...]] = {}
-    problems: List[Violation] = []
+    shares: dict[str, tuple[MessageQueue, ...]] = {}
+    problems: list[Violation] = []
     for cid in scenario.clients:
         if cid not in instances:
             try:

@@ -8,9 +8,10 @@ configuration), then replays each into a :class:`CaseOutcome`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from pytest_rmq_conformance.engine.golden import GoldenCase, GoldenDataError, Run, load_golden
 from pytest_rmq_conformance.engine.replay import Mismatch, replay_case
@@ -28,9 +29,9 @@ class CaseOutcome:
 
     case: GoldenCase
     run: str
-    strategy_name: Optional[str]
-    mismatches: Tuple[Mismatch, ...] = ()
-    error: Optional[str] = None
+    strategy_name: str | None
+    mismatches: tuple[Mismatch, ...] = ()
+    error: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -53,11 +54,11 @@ class GoldenCases:
     ):
         self.subject = subject
         self._extra_dirs, self._observe = extra_dirs, observe
-        self._cases: Optional[List[GoldenCase]] = None
-        self._runs: Dict[str, Run] = {}
+        self._cases: list[GoldenCase] | None = None
+        self._runs: dict[str, Run] = {}
         self.note = ""
 
-    def run_for(self, case: GoldenCase) -> Optional[str]:
+    def run_for(self, case: GoldenCase) -> str | None:
         """The run of ``case`` matching the selected release and charset, if it has one."""
         settings = self.subject.settings
         five = parse_release(settings.version) >= (5, 0, 0)
@@ -69,7 +70,7 @@ class GoldenCases:
                 return run_id
         return None
 
-    def cases(self) -> List[GoldenCase]:
+    def cases(self) -> list[GoldenCase]:
         """The applicable cases, in file order.
 
         Raises :class:`GoldenDataError` for malformed golden data and
@@ -90,8 +91,8 @@ class GoldenCases:
         releases = sorted({run.rocketmq for run in self._runs.values()}, key=parse_release)
         if version not in releases:
             raise LookupError(f"no golden vectors for RocketMQ {version}: the golden data covers {', '.join(releases)}")
-        seen: Dict[str, str] = {}
-        cases: List[GoldenCase] = []
+        seen: dict[str, str] = {}
+        cases: list[GoldenCase] = []
         total = 0  # cases with a run at this release, before the instance filter
         for golden in sets:
             for case in golden.cases:

@@ -8,7 +8,7 @@ the golden replay (sets by default, exceptions by kind).
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any
 
 from pytest_rmq_conformance.engine.calls import ask
 from pytest_rmq_conformance.engine.golden import ILLEGAL_ARGUMENT, Expected, JavaError
@@ -18,7 +18,7 @@ from pytest_rmq_conformance.engine.scenarios import Scenario
 __all__ = ["expected_from", "differences"]
 
 
-def expected_from(caller: Optional[str], answer: Answer) -> Expected:
+def expected_from(caller: str | None, answer: Answer) -> Expected:
     """The reference port's ``answer`` in the form of a golden expectation."""
     if answer.exception is not None:
         exc = answer.exception
@@ -34,9 +34,9 @@ def differences(
     reference_for: Any,
     scenario: Scenario,
     *,
-    timeout: Optional[float],
+    timeout: float | None,
     strict_order: bool = False,
-) -> List[Mismatch]:
+) -> list[Mismatch]:
     """Every caller of ``scenario`` whose answer differs from the reference port's.
 
     ``strategy_for`` and ``reference_for`` build a strategy for the scenario

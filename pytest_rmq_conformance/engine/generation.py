@@ -12,8 +12,9 @@ example is replayed is reported as such.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable, Optional
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed
 from hypothesis import settings as hypothesis_settings
@@ -21,8 +22,8 @@ from hypothesis.errors import Flaky, HypothesisWarning
 from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.calls import Hang
-from pytest_rmq_conformance.engine.subject import PROFILES, profile_examples
 from pytest_rmq_conformance.engine.groups import plans, scenarios
+from pytest_rmq_conformance.engine.subject import PROFILES, profile_examples
 
 __all__ = ["PROFILES", "PropertyFailure", "Groups", "profile_examples", "check_examples"]
 
@@ -45,7 +46,7 @@ def _settings(max_examples: int, shrink: bool):
     )
 
 
-def _first_failure(exc: BaseException) -> Optional[PropertyFailure]:
+def _first_failure(exc: BaseException) -> PropertyFailure | None:
     for inner in getattr(exc, "exceptions", ()):
         if isinstance(inner, PropertyFailure):
             return inner
@@ -60,9 +61,9 @@ def check_examples(
     examples: SearchStrategy,
     body: Callable[[Any], None],
     *,
-    max_examples: Optional[int] = None,
+    max_examples: int | None = None,
     shrink: bool = True,
-) -> Optional[str]:
+) -> str | None:
     """Check ``body`` over ``examples`` for the strategy under test (a
     :class:`~pytest_rmq_conformance.engine.subject.Subject`); the failure report, or ``None``
     when every example passed."""
@@ -125,7 +126,7 @@ class Groups:
             return drawn
         return drawn.map(lambda plan: replace(plan, start=replace(plan.start, params=fixed)))
 
-    def skip_reason(self) -> Optional[str]:
+    def skip_reason(self) -> str | None:
         """Why the generated checks cannot run (the strategy does not load, or cannot be generated for)."""
         conformance = self.conformance
         if conformance.load_error is not None:

@@ -9,13 +9,14 @@ default charset when it was not UTF-8) with their provenance;
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any
 
-from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.resources import golden_dir, schema_validator
+from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = [
     "ILLEGAL_ARGUMENT",
@@ -52,7 +53,7 @@ class Run:
     default_charset: str
 
     @classmethod
-    def from_json(cls, run_id: str, data: Mapping[str, str]) -> "Run":
+    def from_json(cls, run_id: str, data: Mapping[str, str]) -> Run:
         return cls(
             run_id,
             data["rocketmq"],
@@ -62,7 +63,7 @@ class Run:
             data["defaultCharset"],
         )
 
-    def to_json(self) -> Dict[str, str]:
+    def to_json(self) -> dict[str, str]:
         return {
             "rocketmq": self.rocketmq,
             "commit": self.commit,
@@ -82,7 +83,7 @@ class JavaError:
     """A Java exception: its class name and ``getMessage()``."""
 
     error: str
-    message: Optional[str]
+    message: str | None
 
     @property
     def illegal_argument(self) -> bool:
@@ -97,9 +98,9 @@ class JavaError:
 class Expected:
     """What Java answered one caller: a list of queues, an exception, or ``null``."""
 
-    current_cid: Optional[str]
-    queues: Optional[Tuple[MessageQueue, ...]] = None
-    error: Optional[JavaError] = None
+    current_cid: str | None
+    queues: tuple[MessageQueue, ...] | None = None
+    error: JavaError | None = None
 
     @property
     def kind(self) -> str:
@@ -112,11 +113,11 @@ class Expected:
 class Expectation:
     """The answers shared by a group of runs."""
 
-    runs: Tuple[str, ...]
-    results: Tuple[Expected, ...]
+    runs: tuple[str, ...]
+    results: tuple[Expected, ...]
 
 
-SortOutcome = Union[None, Tuple[int, ...], JavaError]
+SortOutcome = tuple[int, ...] | JavaError | None
 
 
 @dataclass(frozen=True)
@@ -126,27 +127,27 @@ class GoldenCase:
     id: str
     strategy: str
     params: Mapping[str, Any]
-    consumer_group: Optional[str]
-    mq_all: Optional[Tuple[MessageQueue, ...]]
-    cid_all: Optional[Tuple[str, ...]]
+    consumer_group: str | None
+    mq_all: tuple[MessageQueue, ...] | None
+    cid_all: tuple[str, ...] | None
     category: str
-    flags: Tuple[str, ...]
+    flags: tuple[str, ...]
     java_sorted_mq_all: SortOutcome
     java_sorted_cid_all: SortOutcome
-    expect: Tuple[Expectation, ...]
+    expect: tuple[Expectation, ...]
     source: str = field(default="", compare=False)
 
     @property
-    def runs(self) -> Tuple[str, ...]:
+    def runs(self) -> tuple[str, ...]:
         return tuple(run for group in self.expect for run in group.runs)
 
-    def results_for(self, run: str) -> Tuple[Expected, ...]:
+    def results_for(self, run: str) -> tuple[Expected, ...]:
         for group in self.expect:
             if run in group.runs:
                 return group.results
         raise KeyError(f"case {self.id} has no answers for run {run}")
 
-    def params_for(self, run: Run) -> Dict[str, Any]:
+    def params_for(self, run: Run) -> dict[str, Any]:
         """The case's ``params`` for ``reference_strategy``, with the run's charset when not UTF-8."""
         params = dict(self.params)
         if run.default_charset != "UTF-8":
@@ -160,9 +161,9 @@ class Golden:
 
     directory: Path
     runs: Mapping[str, Run]
-    cases: Tuple[GoldenCase, ...]
+    cases: tuple[GoldenCase, ...]
 
-    def by_strategy(self, strategy: str) -> List[GoldenCase]:
+    def by_strategy(self, strategy: str) -> list[GoldenCase]:
         return [case for case in self.cases if case.strategy == strategy]
 
     def case(self, case_id: str) -> GoldenCase:
@@ -172,7 +173,7 @@ class Golden:
         raise KeyError(case_id)
 
 
-def schema_problems(name: str, document: Any) -> List[str]:
+def schema_problems(name: str, document: Any) -> list[str]:
     """Every way ``document`` breaks ``schemas/<name>.schema.json``, as ``at <path>: <message>`` lines."""
     problems = []
     for error in sorted(schema_validator(name).iter_errors(document), key=lambda e: list(e.absolute_path)):
@@ -181,7 +182,7 @@ def schema_problems(name: str, document: Any) -> List[str]:
     return problems
 
 
-def _queue_ref(ref: Any, mq_all: Optional[Tuple[MessageQueue, ...]], where: str) -> MessageQueue:
+def _queue_ref(ref: Any, mq_all: tuple[MessageQueue, ...] | None, where: str) -> MessageQueue:
     if isinstance(ref, int):
         if mq_all is None or ref >= len(mq_all):
             size = "null" if mq_all is None else len(mq_all)
@@ -190,7 +191,7 @@ def _queue_ref(ref: Any, mq_all: Optional[Tuple[MessageQueue, ...]], where: str)
     return MessageQueue.from_json(ref)
 
 
-def _sort_outcome(value: Any, size: Optional[int], where: str) -> SortOutcome:
+def _sort_outcome(value: Any, size: int | None, where: str) -> SortOutcome:
     if value is None:
         return None
     if isinstance(value, dict):
@@ -256,7 +257,7 @@ def _read_json(path: Path, what: str) -> Any:
         raise GoldenDataError(f"{path}: cannot read {what}: {exc}") from None
 
 
-def _load_manifest(directory: Path) -> Dict[str, Run]:
+def _load_manifest(directory: Path) -> dict[str, Run]:
     path = directory / MANIFEST
     manifest = _read_json(path, "the golden manifest")
     problems = schema_problems("golden-manifest", manifest)
@@ -265,7 +266,7 @@ def _load_manifest(directory: Path) -> Dict[str, Run]:
     return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
 
 
-def read_jsonl(path: Path, schema: Optional[str]) -> Iterator[Tuple[str, Dict[str, Any]]]:
+def read_jsonl(path: Path, schema: str | None) -> Iterator[tuple[str, dict[str, Any]]]:
     """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json``
     (not checked when ``schema`` is ``None``).
 
@@ -309,10 +310,10 @@ def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[
 
 
 def load_golden(
-    directory: Union[str, Path, None] = None,
-    strategies: Optional[Sequence[str]] = None,
+    directory: str | Path | None = None,
+    strategies: Sequence[str] | None = None,
     *,
-    validate: Optional[bool] = None,
+    validate: bool | None = None,
 ) -> Golden:
     """Read a golden directory (the shipped one, read once per process, by default).
 
@@ -330,16 +331,16 @@ def load_golden(
 
 
 @lru_cache(maxsize=8)
-def _load_shipped(strategies: Optional[Tuple[str, ...]], validate: bool) -> Golden:
+def _load_shipped(strategies: tuple[str, ...] | None, validate: bool) -> Golden:
     return _load(golden_dir(), strategies, validate)
 
 
-def _load(directory: Path, strategies: Optional[Tuple[str, ...]], validate: bool) -> Golden:
+def _load(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -> Golden:
     if not directory.is_dir():
         raise GoldenDataError(f"{directory}: golden directory not found")
     runs = _load_manifest(directory)
-    cases: List[GoldenCase] = []
-    ids: Dict[str, str] = {}
+    cases: list[GoldenCase] = []
+    ids: dict[str, str] = {}
     for path in sorted(directory.glob("*.jsonl")):
         if strategies is not None and path.stem not in strategies:
             continue

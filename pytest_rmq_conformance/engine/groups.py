@@ -25,15 +25,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import List, Optional, Sequence
 
 from hypothesis import strategies as st
 
+from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
+from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, java_ordered  # noqa: F401 (java_ordered: its old home)
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.strategies import families
-from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
-from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, java_ordered  # noqa: F401 (java_ordered: its old home)
 
 __all__ = [
     "nearby_group",
@@ -55,7 +54,7 @@ INSTANCES = ["DEFAULT", "consumer-1", "c@t", "ünï", "order-service-consumer-in
 
 _ip = st.ip_addresses(v=4).map(str)
 _unicode_text = st.text(
-    alphabet=st.one_of(st.sampled_from(TRAPS), st.characters(exclude_categories=("Cs",))), min_size=1, max_size=8
+    alphabet=st.one_of(st.sampled_from(TRAPS), st.characters(exclude_categories=["Cs"])), min_size=1, max_size=8
 )
 
 
@@ -103,7 +102,7 @@ def _size(maximum: int) -> st.SearchStrategy[int]:
 
 
 @st.composite
-def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> List[MessageQueue]:
+def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> list[MessageQueue]:
     total = draw(_size(MAX_QUEUES))
     topic_names = draw(st.lists(topics(consumer_group), min_size=1, max_size=3, unique=True))
     broker_list = draw(st.lists(brokers, min_size=1, max_size=4, unique=True))
@@ -130,7 +129,7 @@ def _order(draw, items: list, strings: bool) -> list:
     return list(items)
 
 
-def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> List[str]:
+def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> list[str]:
     count = draw(_size(MAX_CLIENTS))
     members = draw(st.lists(ids, min_size=count, max_size=count, unique=True))
     if adversarial and draw(st.integers(0, 4)) == 4:  # duplicated ids
@@ -208,7 +207,7 @@ def _joiners(draw, start: Scenario) -> st.SearchStrategy[str]:
 
 
 @st.composite
-def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> Scenario:
+def scenarios(draw, family: str | None = None, adversarial: bool = False) -> Scenario:
     """A group configured for ``family`` (``None``: no Java twin, no parameters).
 
     Without ``adversarial`` the group is one a rebalance produces: distinct
@@ -228,9 +227,8 @@ def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> 
         scenario = Scenario(
             family, params, consumer_group, tuple(_order(draw, queues, False)), tuple(_order(draw, members, True))
         )
-        if record is None or record.hashes:
-            if draw(st.booleans()):
-                scenario = _ring_traps(draw, scenario)
+        if (record is None or record.hashes) and draw(st.booleans()):
+            scenario = _ring_traps(draw, scenario)
     if adversarial:
         strangers = draw(st.lists(st.one_of(client_ids(), st.just("")), max_size=2))
         empty = draw(st.integers(0, 19))
@@ -241,12 +239,12 @@ def scenarios(draw, family: Optional[str] = None, adversarial: bool = False) -> 
 
 
 @st.composite
-def plans(draw, family: Optional[str] = None, max_events: int = 6) -> Plan:
+def plans(draw, family: str | None = None, max_events: int = 6) -> Plan:
     """A realistic group, then joins, graceful leaves and crashes (never emptying the group)."""
     start = draw(scenarios(family))
     members = list(start.clients)
     joiners = _joiners(draw, start)
-    gone: List[str] = []
+    gone: list[str] = []
     events = []
     for _ in range(draw(st.integers(1, max_events))):
         kinds = ["join"] + (["leave", "crash"] if len(members) > 1 else [])

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional, Union
 
 __all__ = ["HangBudget"]
 
@@ -23,9 +22,9 @@ __all__ = ["HangBudget"]
 class HangBudget:
     """``limit`` hangs per run; ``path`` shares the count between processes."""
 
-    def __init__(self, limit: int, path: Union[str, Path, None] = None):
+    def __init__(self, limit: int, path: str | Path | None = None):
         self.limit = limit
-        self.path: Optional[Path] = None if path is None else Path(path)
+        self.path: Path | None = None if path is None else Path(path)
         self._spent = 0
 
     @property

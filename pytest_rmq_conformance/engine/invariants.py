@@ -13,8 +13,8 @@ pytest or Spark: the plugin and the sweep pipeline both call them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from pytest_rmq_conformance.model import MessageQueue
 
@@ -42,23 +42,23 @@ class Violation:
 
     kind: str
     detail: str
-    queues: Tuple[MessageQueue, ...] = ()
-    clients: Tuple[str, ...] = ()
+    queues: tuple[MessageQueue, ...] = ()
+    clients: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.detail}"
 
 
 def group_assignment(
-    allocate: Callable[[str], Optional[Iterable[MessageQueue]]], cid_all: Sequence[str]
-) -> Dict[str, Tuple[MessageQueue, ...]]:
+    allocate: Callable[[str], Iterable[MessageQueue] | None], cid_all: Sequence[str]
+) -> dict[str, tuple[MessageQueue, ...]]:
     """Every distinct client's answer, in first-seen order (``None`` counts as no queues)."""
     return {cid: tuple(allocate(cid) or ()) for cid in dict.fromkeys(cid_all)}
 
 
-def owners(assignment: Assignment) -> Dict[MessageQueue, Set[str]]:
+def owners(assignment: Assignment) -> dict[MessageQueue, set[str]]:
     """Queue -> the clients holding it."""
-    held: Dict[MessageQueue, Set[str]] = {}
+    held: dict[MessageQueue, set[str]] = {}
     for cid, queues in assignment.items():
         for mq in queues:
             held.setdefault(mq, set()).add(cid)
@@ -70,7 +70,7 @@ def _sample(queues: Sequence[MessageQueue], limit: int = 5) -> str:
     return shown + (f" and {len(queues) - limit} more" if len(queues) > limit else "")
 
 
-def coverage(assignment: Assignment, mq_all: Sequence[MessageQueue]) -> List[Violation]:
+def coverage(assignment: Assignment, mq_all: Sequence[MessageQueue]) -> list[Violation]:
     """Every queue of ``mq_all`` is held by some client (pass the eligible queues
     for a strategy that covers only those)."""
     held = owners(assignment)
@@ -80,7 +80,7 @@ def coverage(assignment: Assignment, mq_all: Sequence[MessageQueue]) -> List[Vio
     return [Violation("gap", f"{len(gaps)} queue(s) held by no client: {_sample(gaps)}", gaps)]
 
 
-def no_double_assignment(assignment: Assignment) -> List[Violation]:
+def no_double_assignment(assignment: Assignment) -> list[Violation]:
     """No queue is held by two clients (nor twice by one)."""
     violations = []
     for mq, holders in owners(assignment).items():
@@ -94,7 +94,7 @@ def no_double_assignment(assignment: Assignment) -> List[Violation]:
     return violations
 
 
-def only_from_mq_all(assignment: Assignment, mq_all: Sequence[MessageQueue]) -> List[Violation]:
+def only_from_mq_all(assignment: Assignment, mq_all: Sequence[MessageQueue]) -> list[Violation]:
     """Clients hold only queues of ``mq_all``."""
     known = set(mq_all)
     violations = []
@@ -105,12 +105,12 @@ def only_from_mq_all(assignment: Assignment, mq_all: Sequence[MessageQueue]) -> 
     return violations
 
 
-def balance(assignment: Assignment, tolerance: int = 1) -> List[Violation]:
+def balance(assignment: Assignment, tolerance: int = 1) -> list[Violation]:
     """The largest share exceeds the smallest by at most ``tolerance`` queues."""
     if not assignment:
         return []
     sizes = {cid: len(set(queues)) for cid, queues in assignment.items()}
-    largest, smallest = max(sizes, key=sizes.get), min(sizes, key=sizes.get)
+    largest, smallest = max(sizes, key=sizes.__getitem__), min(sizes, key=sizes.__getitem__)
     spread = sizes[largest] - sizes[smallest]
     if spread <= tolerance:
         return []
@@ -123,17 +123,17 @@ def balance(assignment: Assignment, tolerance: int = 1) -> List[Violation]:
     ]
 
 
-def _owner_sets(assignment: Assignment) -> Dict[MessageQueue, frozenset]:
+def _owner_sets(assignment: Assignment) -> dict[MessageQueue, frozenset]:
     return {mq: frozenset(holders) for mq, holders in owners(assignment).items()}
 
 
-def moved_queues(before: Assignment, after: Assignment) -> Tuple[MessageQueue, ...]:
+def moved_queues(before: Assignment, after: Assignment) -> tuple[MessageQueue, ...]:
     """Queues whose set of holders changed (a queue gained, lost or changed owner)."""
     old, new = _owner_sets(before), _owner_sets(after)
     return tuple(mq for mq in dict.fromkeys([*old, *new]) if old.get(mq, frozenset()) != new.get(mq, frozenset()))
 
 
-def stability_on_leave(before: Assignment, after: Assignment, leaver: str) -> List[Violation]:
+def stability_on_leave(before: Assignment, after: Assignment, leaver: str) -> list[Violation]:
     """After ``leaver`` leaves, only the queues it held may move."""
     held = set(before.get(leaver, ()))
     disturbed = tuple(mq for mq in moved_queues(before, after) if mq not in held)
@@ -149,7 +149,7 @@ def stability_on_leave(before: Assignment, after: Assignment, leaver: str) -> Li
     ]
 
 
-def stability_on_join(before: Assignment, after: Assignment, joiner: str) -> List[Violation]:
+def stability_on_join(before: Assignment, after: Assignment, joiner: str) -> list[Violation]:
     """After ``joiner`` joins, only queues that move to it may move."""
     new = _owner_sets(after)
     disturbed = tuple(mq for mq in moved_queues(before, after) if new.get(mq) != frozenset({joiner}))

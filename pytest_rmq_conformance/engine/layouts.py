@@ -11,7 +11,7 @@ when the family needs rooms (``Family.needs_rooms``).
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.strategies import families
@@ -22,19 +22,19 @@ BROKERS = ("broker-a", "broker-b", "broker-c", "broker-d")
 ROOMS = ("IDC1", "IDC2")
 
 
-def needs_rooms(family: Optional[str]) -> bool:
+def needs_rooms(family: str | None) -> bool:
     """Whether strategies of ``family`` serve only brokers that name a machine room."""
     return family is not None and families.get(family).needs_rooms
 
 
-def broker_names(count: int, rooms: bool = False) -> Tuple[str, ...]:
+def broker_names(count: int, rooms: bool = False) -> tuple[str, ...]:
     """The first ``count`` broker names, each in a room (``IDC1@broker-a``, ``IDC2@broker-b``, ...) when ``rooms``."""
     return tuple(f"{ROOMS[i % len(ROOMS)]}@{name}" if rooms else name for i, name in enumerate(BROKERS[:count]))
 
 
 def queue_layout(
     count: int, topics: Sequence[str] = ("TopicTest",), brokers: Sequence[str] = BROKERS[:2]
-) -> List[MessageQueue]:
+) -> list[MessageQueue]:
     """``count`` queues spread over every (topic, broker) pair, ids 0, 1, ... per pair, in Java order."""
     pairs = [(topic, broker) for topic in topics for broker in brokers]
     return java_sorted_queues(
@@ -42,6 +42,6 @@ def queue_layout(
     )
 
 
-def client_ids(count: int, subnet: str = "192.168.0", first_pid: int = 1000) -> List[str]:
+def client_ids(count: int, subnet: str = "192.168.0", first_pid: int = 1000) -> list[str]:
     """``count`` client ids shaped like Java's ``IP@pid``."""
     return [f"{subnet}.{i + 1}@{first_pid + i}" for i in range(count)]

@@ -25,13 +25,14 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from pytest_rmq_conformance.engine.calls import answer_key, ask
 from pytest_rmq_conformance.engine.invariants import Violation
-from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.scenarios import Scenario
+from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = ["IN_PROCESS_CHECKS", "SUBPROCESS_CHECKS", "CHECKS", "neighbour", "in_process", "WorkerRun", "across_processes"]
 
@@ -57,8 +58,8 @@ def neighbour(scenario: Scenario) -> Scenario:
 
 
 def _differences(
-    check: str, first: Dict[str, list], second: Dict[str, list], how: str
-) -> List[Violation]:
+    check: str, first: dict[str, list], second: dict[str, list], how: str
+) -> list[Violation]:
     found = []
     for caller, key in first.items():
         other = second.get(caller)
@@ -81,20 +82,20 @@ def _show(key: list) -> str:
     return " ".join(str(part) for part in key)
 
 
-def _fresh_copies(scenario: Scenario) -> Tuple[List[MessageQueue], List[str]]:
+def _fresh_copies(scenario: Scenario) -> tuple[list[MessageQueue], list[str]]:
     queues = [MessageQueue("".join(list(mq.topic)), "".join(list(mq.broker_name)), mq.queue_id) for mq in scenario.mq_all]
     return queues, ["".join(list(cid)) for cid in scenario.cid_all]
 
 
 def in_process(
-    check: str, build: Builder, scenario: Scenario, timeout: Optional[float], strict_order: bool, fresh: bool = True
-) -> List[Violation]:
+    check: str, build: Builder, scenario: Scenario, timeout: float | None, strict_order: bool, fresh: bool = True
+) -> list[Violation]:
     """Run the in-process ``check`` on ``scenario``. ``fresh`` says whether ``build``
     makes a new instance each time (``False`` for an instance spec)."""
     callers = scenario.callers
     other = neighbour(scenario)
 
-    def keys(strategy, group: Scenario, order: Sequence[str], **lists) -> Dict[str, list]:
+    def keys(strategy, group: Scenario, order: Sequence[str], **lists) -> dict[str, list]:
         return {cid: answer_key(ask(strategy, group, cid, timeout, **lists), strict_order) for cid in order}
 
     if check == "repetition":
@@ -148,11 +149,11 @@ def in_process(
 class WorkerRun:
     """How to start a worker: the strategy spec it can resolve on its own, and the settings."""
 
-    def __init__(self, spec: str, version: str, charset: str, timeout: Optional[float], strict_order: bool):
+    def __init__(self, spec: str, version: str, charset: str, timeout: float | None, strict_order: bool):
         self.spec, self.version, self.charset = spec, version, charset
         self.timeout, self.strict_order = timeout, strict_order
 
-    def request(self, scenarios: Sequence[Scenario], clock_offset: float) -> Dict[str, Any]:
+    def request(self, scenarios: Sequence[Scenario], clock_offset: float) -> dict[str, Any]:
         return {
             "spec": self.spec,
             "version": self.version,
@@ -184,7 +185,7 @@ def _start(run: WorkerRun, scenarios: Sequence[Scenario], hash_seed: str, clock_
         )
 
 
-def _collect(process: subprocess.Popen, limit: float, label: str) -> Tuple[Optional[list], Optional[str]]:
+def _collect(process: subprocess.Popen, limit: float, label: str) -> tuple[list | None, str | None]:
     """``(answers, None)`` or ``(None, why the worker gave none)``."""
     try:
         out, err = process.communicate(timeout=limit)
@@ -206,7 +207,7 @@ def _collect(process: subprocess.Popen, limit: float, label: str) -> Tuple[Optio
 
 def across_processes(
     check: str, run: WorkerRun, scenarios: Sequence[Scenario]
-) -> Tuple[List[Tuple[int, Violation]], List[str]]:
+) -> tuple[list[tuple[int, Violation]], list[str]]:
     """Compare the answers of the ``check``'s worker processes with the first one's.
 
     Returns ``(scenario index, violation)`` pairs (the first differing
@@ -223,7 +224,7 @@ def across_processes(
             problems.append(problem)
         results.append((label, answers))
     base_label, base = results[0]
-    found: List[Tuple[int, Violation]] = []
+    found: list[tuple[int, Violation]] = []
     if base is None:
         return found, problems
     for label, answers in results[1:]:

@@ -12,7 +12,8 @@ default :data:`DEFAULT_PROPERTIES`::
 
 from __future__ import annotations
 
-from typing import Any, FrozenSet, Iterable, List, Optional, Tuple
+from collections.abc import Iterable
+from typing import Any
 
 from pytest_rmq_conformance.engine.invariants import (
     Assignment,
@@ -24,8 +25,8 @@ from pytest_rmq_conformance.engine.invariants import (
     stability_on_join,
     stability_on_leave,
 )
-from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.scenarios import Event, Scenario
+from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies import families
 from pytest_rmq_conformance.strategies.machine_room import broker_room
 
@@ -60,9 +61,9 @@ GROUP_PROPERTIES = ("coverage", "eligible-coverage", "no-double-assignment", "on
 CHANGE_PROPERTIES = ("stable-on-leave", "stable-on-join")
 
 #: what a strategy with no Java twin is held to unless it declares otherwise
-DEFAULT_PROPERTIES: FrozenSet[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
+DEFAULT_PROPERTIES: frozenset[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
 
-def java_properties(family: str, version: str) -> FrozenSet[str]:
+def java_properties(family: str, version: str) -> frozenset[str]:
     """The properties the Java strategy ``family`` really has at release ``version``.
 
     Over a group as a rebalance forms it: distinct client ids, non-empty
@@ -75,7 +76,7 @@ def java_properties(family: str, version: str) -> FrozenSet[str]:
     return record.properties(version)
 
 
-def parse_properties(claimed: Any, where: str) -> FrozenSet[str]:
+def parse_properties(claimed: Any, where: str) -> frozenset[str]:
     """Validate a declaration (an iterable of property names); ``where`` names it in errors."""
     if isinstance(claimed, str) or not isinstance(claimed, Iterable):
         raise ValueError(f"{where} must be a set of property names, not {claimed!r}")
@@ -86,13 +87,13 @@ def parse_properties(claimed: Any, where: str) -> FrozenSet[str]:
     return names
 
 
-def eligible_queues(scenario: Scenario) -> Tuple[MessageQueue, ...]:
+def eligible_queues(scenario: Scenario) -> tuple[MessageQueue, ...]:
     """MACHINE_ROOM's eligible queues: broker ``<room>@<name>`` (Java split) with ``room`` in consumeridcs."""
     rooms = set(scenario.params.get("consumeridcs") or ())
     return tuple(mq for mq in scenario.mq_all if broker_room(mq.broker_name) in rooms)
 
 
-def coverage_target(names: Iterable[str], scenario: Scenario) -> Tuple[MessageQueue, ...]:
+def coverage_target(names: Iterable[str], scenario: Scenario) -> tuple[MessageQueue, ...]:
     """The queues a strategy claiming ``names`` must hand out: the eligible ones when it claims
     only ``eligible-coverage``, else all of ``mq_all``."""
     names = set(names)
@@ -101,10 +102,10 @@ def coverage_target(names: Iterable[str], scenario: Scenario) -> Tuple[MessageQu
     return tuple(scenario.mq_all)
 
 
-def check_group(names: Iterable[str], scenario: Scenario, assignment: Assignment) -> List[Violation]:
+def check_group(names: Iterable[str], scenario: Scenario, assignment: Assignment) -> list[Violation]:
     """The violations of the group properties among ``names`` by ``assignment`` of ``scenario``."""
     names = set(names)
-    found: List[Violation] = []
+    found: list[Violation] = []
     if "coverage" in names:
         found += coverage(assignment, scenario.mq_all)
     if "eligible-coverage" in names:
@@ -126,7 +127,7 @@ def check_group(names: Iterable[str], scenario: Scenario, assignment: Assignment
     return found
 
 
-def check_change(names: Iterable[str], before: Assignment, after: Assignment, event: Event) -> List[Violation]:
+def check_change(names: Iterable[str], before: Assignment, after: Assignment, event: Event) -> list[Violation]:
     """The violations of the stability properties among ``names`` across one membership ``event``."""
     names = set(names)
     if event.kind == "join" and "stable-on-join" in names:
@@ -136,12 +137,12 @@ def check_change(names: Iterable[str], before: Assignment, after: Assignment, ev
     return []
 
 
-def claimed_by(strategy: Any) -> Optional[Any]:
+def claimed_by(strategy: Any) -> Any | None:
     """What ``strategy`` (or its class) declares in ``rmq_properties``, if anything."""
     return getattr(strategy, "rmq_properties", None)
 
 
-def for_scenario(names: FrozenSet[str], scenario: Scenario) -> FrozenSet[str]:
+def for_scenario(names: frozenset[str], scenario: Scenario) -> frozenset[str]:
     """``names`` that can hold for ``scenario`` (a ring with no virtual node covers nothing)."""
     params = scenario.params
     if scenario.strategy == "MACHINE_ROOM_NEARBY":

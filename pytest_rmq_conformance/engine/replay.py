@@ -7,12 +7,13 @@ disturb the next, and a strategy that modifies them is caught) and, through
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, List, Optional, Tuple
+from typing import Any
 
 from pytest_rmq_conformance.engine.golden import Expected, GoldenCase
-from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout
+from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case"]
 
@@ -21,11 +22,11 @@ __all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case
 class Answer:
     """What a strategy did for one caller: returned queues, returned ``None``, or raised."""
 
-    queues: Optional[Tuple[Any, ...]] = None
-    exception: Optional[BaseException] = None
+    queues: tuple[Any, ...] | None = None
+    exception: BaseException | None = None
     returned_none: bool = False
-    wrong_type: Optional[str] = None  # what it returned when that was not a list at all
-    fault: Optional[str] = None  # wrong whatever Java answered: a hang, modified arguments
+    wrong_type: str | None = None  # what it returned when that was not a list at all
+    fault: str | None = None  # wrong whatever Java answered: a hang, modified arguments
 
     def describe(self) -> str:
         if self.fault is not None:
@@ -48,8 +49,8 @@ class Mismatch:
     expected: Expected
     answer: Answer
     problem: str
-    missing: Tuple[MessageQueue, ...] = ()
-    extra: Tuple[MessageQueue, ...] = ()
+    missing: tuple[MessageQueue, ...] = ()
+    extra: tuple[MessageQueue, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.case_id} @ {self.run}, currentCID={self.expected.current_cid!r}: {self.problem}"
@@ -62,7 +63,7 @@ def call_strategy(
     mq_all,
     cid_all,
     *,
-    timeout: Optional[float] = None,
+    timeout: float | None = None,
     copy_lists: bool = True,
 ) -> Answer:
     """Call ``strategy.allocate`` and capture what it did.
@@ -86,7 +87,7 @@ def call_strategy(
     except Exception as exc:  # a strategy's failure is an answer to compare, not a crash
         result = exc
     for name, given, after in (("mq_all", before[0], mq_arg), ("cid_all", before[1], cid_arg)):
-        if given is not None and list(given) != list(after):
+        if given is not None and (after is None or list(given) != list(after)):
             return Answer(fault=f"modified its argument {name} (a strategy must not change the lists it is given)")
     if isinstance(result, Exception):
         return Answer(exception=result)
@@ -100,7 +101,7 @@ def call_strategy(
     return Answer(wrong_type=f"{type(result).__name__} {result!r:.80}, not a list of MessageQueue")
 
 
-def _exception_problem(expected: Expected, answer: Answer) -> Optional[str]:
+def _exception_problem(expected: Expected, answer: Answer) -> str | None:
     error = expected.error
     assert error is not None
     if answer.exception is None:
@@ -114,7 +115,7 @@ def _exception_problem(expected: Expected, answer: Answer) -> Optional[str]:
     return None
 
 
-def _multiset_difference(left: Collection, right: Collection) -> Tuple[Any, ...]:
+def _multiset_difference(left: Collection, right: Collection) -> tuple[Any, ...]:
     remaining = list(right)
     out = []
     for item in left:
@@ -127,7 +128,7 @@ def _multiset_difference(left: Collection, right: Collection) -> Tuple[Any, ...]
 
 def compare_answer(
     expected: Expected, answer: Answer, *, strict_order: bool = True
-) -> Optional[Tuple[str, Tuple, Tuple]]:
+) -> tuple[str, tuple, tuple] | None:
     """``None`` when ``answer`` conforms, else ``(problem, missing, extra)``.
 
     ``strict_order`` compares lists exactly; otherwise answers compare as
@@ -182,8 +183,8 @@ def replay_case(
     run: str,
     *,
     strict_order: bool = True,
-    timeout: Optional[float] = None,
-) -> List[Mismatch]:
+    timeout: float | None = None,
+) -> list[Mismatch]:
     """Replay every caller of ``case`` for ``run``; the mismatches, in the order tried.
 
     A call that overruns ``timeout`` ends the replay of the case there.

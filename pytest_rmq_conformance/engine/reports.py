@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import Iterable, List, Optional, Sequence
+from collections.abc import Iterable, Sequence
 
 from pytest_rmq_conformance.engine.golden import GoldenCase
-from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.replay import Mismatch
+from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = ["short_queues", "summarize_inputs", "format_mismatch", "format_outcome", "format_generated", "reason_of"]
 
@@ -24,7 +24,7 @@ MAX_QUEUES = 24  # queue ids listed per topic/broker before "..."
 
 def short_queues(queues: Iterable[MessageQueue], limit: int = MAX_QUEUES) -> str:
     """``TopicTest@broker-a: 0 1 2; TopicTest@broker-b: 5`` — queues grouped by topic and broker."""
-    groups: "OrderedDict[tuple, List[int]]" = OrderedDict()
+    groups: OrderedDict[tuple, list[int]] = OrderedDict()
     for mq in queues:
         groups.setdefault((mq.topic, mq.broker_name), []).append(mq.queue_id)
     if not groups:
@@ -61,21 +61,23 @@ def summarize_inputs(case: GoldenCase) -> str:
     return text if len(text) <= 400 else text[:397] + "..."
 
 
-def format_mismatch(mismatch: Mismatch) -> List[str]:
+def format_mismatch(mismatch: Mismatch) -> list[str]:
     expected = mismatch.expected
     lines = [f"currentCID={expected.current_cid!r}: {mismatch.problem}"]
     if mismatch.missing or mismatch.extra:
         lines.append(f"    missing: {short_queues(mismatch.missing)}")
         lines.append(f"    extra:   {short_queues(mismatch.extra)}")
-    if expected.queues is not None and mismatch.answer.queues is not None and not mismatch.answer.fault:
-        if all(isinstance(mq, MessageQueue) for mq in mismatch.answer.queues):
-            lines.append(f"    Java:    {short_queues(expected.queues)}")
-            lines.append(f"    yours:   {short_queues(mismatch.answer.queues)}")
+    answer = mismatch.answer
+    if expected.queues is not None and answer.queues is not None and not answer.fault and all(
+        isinstance(mq, MessageQueue) for mq in answer.queues
+    ):
+        lines.append(f"    Java:    {short_queues(expected.queues)}")
+        lines.append(f"    yours:   {short_queues(answer.queues)}")
     return lines
 
 
 def format_outcome(
-    case: GoldenCase, run: str, mismatches: Sequence[Mismatch], error: Optional[str], rerun: str
+    case: GoldenCase, run: str, mismatches: Sequence[Mismatch], error: str | None, rerun: str
 ) -> str:
     """The whole report of one failing case."""
     tried = len(case.results_for(run))
@@ -108,7 +110,7 @@ def format_generated(headline: str, details: Sequence[str], group, data: str) ->
 _VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
 
 
-def reason_of(mismatches: Sequence[Mismatch], error: Optional[str]) -> str:
+def reason_of(mismatches: Sequence[Mismatch], error: str | None) -> str:
     """A short key shared by failures with the same cause (numbers and quoted text blanked)."""
     text = error if error is not None else (mismatches[0].problem if mismatches else "failed")
     return _VOLATILE.sub("…", text)

@@ -7,9 +7,8 @@ editable install they are the top-level folders of the project.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Dict
 
 __all__ = ["data_dir", "golden_dir", "schemas_dir", "schema_validator"]
 
@@ -35,23 +34,23 @@ def schemas_dir() -> Path:
     return data_dir("schemas")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry():
     from referencing import Registry, Resource
 
     resources = []
     for path in sorted(schemas_dir().glob("*.schema.json")):
         resource = Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
-        resources.append((resource.id(), resource))
+        resources.append((resource.id() or path.name, resource))
     return Registry().with_resources(resources)
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_validator(name: str):
     """A jsonschema validator for ``schemas/<name>.schema.json`` (cross-file ``$ref`` resolved)."""
     from jsonschema import Draft202012Validator
 
     path = schemas_dir() / f"{name}.schema.json"
-    schema: Dict = json.loads(path.read_text(encoding="utf-8"))
+    schema: dict = json.loads(path.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=_registry())

@@ -13,8 +13,9 @@ step.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
@@ -30,27 +31,27 @@ EVENT_KINDS = ("join", "leave", "crash")
 class Scenario:
     """One group's inputs and the strategy configuration they are meant for."""
 
-    strategy: Optional[str]
+    strategy: str | None
     params: Mapping[str, Any]
     consumer_group: str
-    mq_all: Tuple[MessageQueue, ...]
-    cid_all: Tuple[str, ...]
+    mq_all: tuple[MessageQueue, ...]
+    cid_all: tuple[str, ...]
     #: callers asked besides the members (e.g. a client that is not in ``cid_all``)
-    strangers: Tuple[str, ...] = ()
+    strangers: tuple[str, ...] = ()
     id: str = field(default="generated", compare=False)
 
     @property
-    def clients(self) -> Tuple[str, ...]:
+    def clients(self) -> tuple[str, ...]:
         """The distinct members, in first-seen order."""
         return tuple(dict.fromkeys(self.cid_all))
 
     @property
-    def callers(self) -> Tuple[str, ...]:
+    def callers(self) -> tuple[str, ...]:
         """Everyone whose answer is compared: the members, then the strangers."""
         return tuple(dict.fromkeys(self.cid_all + self.strangers))
 
-    def to_json(self) -> Dict[str, Any]:
-        data: Dict[str, Any] = {
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "strategy": self.strategy,
             "params": dict(self.params),
             "consumerGroup": self.consumer_group,
@@ -62,7 +63,7 @@ class Scenario:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Scenario":
+    def from_json(cls, data: Mapping[str, Any]) -> Scenario:
         return cls(
             data.get("strategy"),
             dict(data.get("params") or {}),
@@ -93,12 +94,12 @@ class Plan:
     """A group and the membership changes it goes through, in order."""
 
     start: Scenario
-    events: Tuple[Event, ...]
+    events: tuple[Event, ...]
 
-    def groups(self) -> List[Tuple[Optional[Event], Tuple[str, ...]]]:
+    def groups(self) -> list[tuple[Event | None, tuple[str, ...]]]:
         """``(event, members after it)`` for the start (event ``None``) and each event."""
         members = list(self.start.clients)
-        steps: List[Tuple[Optional[Event], Tuple[str, ...]]] = [(None, tuple(members))]
+        steps: list[tuple[Event | None, tuple[str, ...]]] = [(None, tuple(members))]
         for event in self.events:
             if event.kind == "join":
                 members.append(event.client)
@@ -107,14 +108,14 @@ class Plan:
             steps.append((event, tuple(members)))
         return steps
 
-    def to_json(self) -> Dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {"start": self.start.to_json(), "events": [[e.kind, e.client] for e in self.events]}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
 
-def default_params(family: Optional[str], mq_all: Sequence[MessageQueue]) -> Dict[str, Any]:
+def default_params(family: str | None, mq_all: Sequence[MessageQueue]) -> dict[str, Any]:
     """A configuration of ``family`` (golden vocabulary) that suits ``mq_all`` (see
     :attr:`~pytest_rmq_conformance.strategies.families.Family.default_params`)."""
     if family is None:

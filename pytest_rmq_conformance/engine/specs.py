@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any
 
 from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, families
 
@@ -91,7 +92,7 @@ def _import_attribute(spec: str) -> Any:
     return obj
 
 
-def _entry_point(spec: str) -> Optional[Any]:
+def _entry_point(spec: str) -> Any | None:
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         if entry.name == spec:
             try:
@@ -104,7 +105,7 @@ def _entry_point(spec: str) -> Optional[Any]:
     return None
 
 
-def resolve_spec(spec: str, named: Optional[Mapping[str, Any]] = None) -> StrategySource:
+def resolve_spec(spec: str, named: Mapping[str, Any] | None = None) -> StrategySource:
     """Resolve ``spec``; ``named`` holds what ``pytest_rmq_strategies`` hooks provided."""
     spec = spec.strip()
     if spec in REFERENCE_CLASSES:
@@ -122,7 +123,7 @@ def resolve_spec(spec: str, named: Optional[Mapping[str, Any]] = None) -> Strate
     )
 
 
-def family_of(name: Any) -> Optional[str]:
+def family_of(name: Any) -> str | None:
     """The golden family a strategy ``name`` belongs to, or ``None`` without a Java twin.
 
     ``"MACHINE_ROOM_NEARBY-AVG"`` belongs to ``MACHINE_ROOM_NEARBY``.
@@ -131,7 +132,7 @@ def family_of(name: Any) -> Optional[str]:
     return None if family is None else family.name
 
 
-def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: str = "UTF-8") -> Dict[str, Any]:
+def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: str = "UTF-8") -> dict[str, Any]:
     """The keyword contract: golden ``params`` as the keywords a factory is called with.
 
     ``virtual_node_cnt``; ``consumeridcs`` (a set or ``None``);
@@ -143,10 +144,10 @@ def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: 
     return families.get(family).keywords(params, version, charset)
 
 
-def probe_keywords(version: str, charset: str) -> List[Dict[str, Any]]:
+def probe_keywords(version: str, charset: str) -> list[dict[str, Any]]:
     """Keyword sets tried, in turn, to build a strategy whose ``name`` is wanted before any
     case is known: no keywords first, then each family's probe configuration."""
-    tried: List[Dict[str, Any]] = []
+    tried: list[dict[str, Any]] = []
     for family in families.all_families():
         keywords = family.keywords(family.probe, version, charset)
         if keywords not in tried:

@@ -16,8 +16,8 @@ and the sweep all judge a join, leave or crash with :func:`check_step`.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import AbstractSet, Tuple
 
 from pytest_rmq_conformance.engine.invariants import Assignment, Violation, minimum_moves, moved_queues
 from pytest_rmq_conformance.engine.properties import (
@@ -37,14 +37,14 @@ __all__ = ["Step", "check_members", "check_step"]
 class Step:
     """What one membership change did."""
 
-    violations: Tuple[Violation, ...]
+    violations: tuple[Violation, ...]
     moved: int  # queues whose holders changed
     lower_bound: int  # the fewest moves that reach a balanced group
     own: int  # the queues the leaver held, or the joiner got
     imbalance: int  # the largest share minus the smallest, after the change
 
 
-def check_members(claimed: AbstractSet[str], group: Scenario, shares: Assignment) -> Tuple[Violation, ...]:
+def check_members(claimed: AbstractSet[str], group: Scenario, shares: Assignment) -> tuple[Violation, ...]:
     """The group properties among ``claimed`` that ``shares`` of ``group`` break."""
     names = for_scenario(frozenset(claimed) & frozenset(GROUP_PROPERTIES), group)
     return tuple(check_group(names, group, shares))

@@ -11,8 +11,10 @@ callables; nothing here imports pytest.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Tuple
+from functools import partial
+from typing import Any
 
 from pytest_rmq_conformance.engine.hangs import HangBudget
 from pytest_rmq_conformance.engine.properties import DEFAULT_PROPERTIES, claimed_by, parse_properties
@@ -45,11 +47,11 @@ class Settings:
     version_origin: str = "default"
     charset: str = "UTF-8"
     strict_order: bool = False
-    timeout: Optional[float] = 5.0
+    timeout: float | None = 5.0
     max_hangs: int = 3
     profile: str = "quick"
     seed: int = 0
-    examples: Optional[int] = None  # overrides the profile's example count
+    examples: int | None = None  # overrides the profile's example count
 
 
 def profile_examples(settings: Settings) -> int:
@@ -58,7 +60,7 @@ def profile_examples(settings: Settings) -> int:
 
 
 #: ``build_hook(factory, keywords, case)``: a strategy, or ``None`` to call ``factory(**keywords)``
-BuildHook = Callable[[Any, Dict[str, Any], Any], Any]
+BuildHook = Callable[[Any, dict[str, Any], Any], Any]
 
 
 class Subject:
@@ -78,20 +80,20 @@ class Subject:
         *,
         named: Callable[[], Mapping[str, Any]] = dict,
         build_hook: BuildHook = lambda factory, keywords, case: None,
-        declare: Callable[[Any, Optional[str]], Any] = lambda strategy, name: None,
+        declare: Callable[[Any, str | None], Any] = lambda strategy, name: None,
         custom_build: Callable[[], bool] = lambda: False,
-        hangs: Optional[HangBudget] = None,
+        hangs: HangBudget | None = None,
     ):
         self.settings = settings
         self._named, self._build_hook, self._declare, self.custom_build = named, build_hook, declare, custom_build
         self.hangs = hangs if hangs is not None else HangBudget(settings.max_hangs)
         self._loaded = False
-        self._source: Optional[StrategySource] = None
-        self._name: Optional[str] = None
-        self._load_error: Optional[str] = None
-        self._probe_keywords: Dict[str, Any] = {}
+        self._source: StrategySource | None = None
+        self._name: str | None = None
+        self._load_error: str | None = None
+        self._probe_keywords: dict[str, Any] = {}
         self._probe_strategy: Any = None
-        self._properties: Tuple[FrozenSet[str], str] = (frozenset(), "")
+        self._properties: tuple[frozenset[str], str] = (frozenset(), "")
 
     # -- loading -------------------------------------------------------
 
@@ -111,27 +113,27 @@ class Subject:
             self._load_error = f"--rmq-strategy={self.settings.spec}: {type(exc).__name__}: {exc}"
 
     @property
-    def source(self) -> Optional[StrategySource]:
+    def source(self) -> StrategySource | None:
         self.load()
         return self._source
 
     @property
-    def load_error(self) -> Optional[str]:
+    def load_error(self) -> str | None:
         self.load()
         return self._load_error
 
     @property
-    def name(self) -> Optional[str]:
+    def name(self) -> str | None:
         self.load()
         return self._name
 
     @property
-    def family_record(self) -> Optional[Family]:
+    def family_record(self) -> Family | None:
         """The Java family the strategy's name belongs to, or ``None`` without a Java twin."""
         return families.family_of(self.name)
 
     @property
-    def family(self) -> Optional[str]:
+    def family(self) -> str | None:
         record = self.family_record
         return None if record is None else record.name
 
@@ -140,7 +142,7 @@ class Subject:
         source = self.source
         return source is not None and source.kind == "reference"
 
-    def _call_factory(self, keywords: Dict[str, Any], case: Any) -> Any:
+    def _call_factory(self, keywords: dict[str, Any], case: Any) -> Any:
         source = self._source
         assert source is not None and source.kind in ("class", "factory")
         built = self._build_hook(source.target, keywords, case)
@@ -160,7 +162,7 @@ class Subject:
             strategy, failures = None, []
             for keywords in probe_keywords(settings.version, settings.charset):
                 try:
-                    strategy = call_with_timeout(lambda: self._call_factory(keywords, None), settings.timeout)
+                    strategy = call_with_timeout(partial(self._call_factory, keywords, None), settings.timeout)
                     self._probe_keywords = keywords
                     break
                 except (Exception, CallTimeout) as exc:
@@ -181,7 +183,7 @@ class Subject:
         self._probe_strategy = strategy
         return name
 
-    def _declared_properties(self) -> Tuple[FrozenSet[str], str]:
+    def _declared_properties(self) -> tuple[frozenset[str], str]:
         strategy, name = self._probe_strategy, self._name
         claimed = self._declare(strategy, name)
         if claimed is not None:
@@ -196,7 +198,7 @@ class Subject:
         return DEFAULT_PROPERTIES, "the defaults for a strategy with no Java twin"
 
     @property
-    def properties(self) -> FrozenSet[str]:
+    def properties(self) -> frozenset[str]:
         """The invariants the strategy is held to (see :mod:`~pytest_rmq_conformance.engine.properties`)."""
         self.load()
         return self._properties[0]
@@ -208,7 +210,7 @@ class Subject:
 
     # -- configurations --------------------------------------------------
 
-    def fixed_params(self) -> Optional[Dict[str, Any]]:
+    def fixed_params(self) -> dict[str, Any] | None:
         """For an instance of a Java family, the golden-vocabulary parameters of its configuration
         (every case and group must use them); ``None`` when they are free."""
         source, family = self.source, self.family_record
@@ -228,7 +230,7 @@ class Subject:
         return fixed is not None and family.normalized(params, self.settings.version) == fixed
 
     @property
-    def generation_problem(self) -> Optional[str]:
+    def generation_problem(self) -> str | None:
         """Why groups cannot be generated for this strategy, if they cannot."""
         source, family = self.source, self.family_record
         if source is not None and source.kind == "instance" and family is not None and self.fixed_params() is None:
@@ -246,7 +248,7 @@ class Subject:
 
     # -- building ----------------------------------------------------------
 
-    def build(self, strategy: Optional[str], params: Mapping[str, Any], case: Any = None, charset: Optional[str] = None) -> Any:
+    def build(self, strategy: str | None, params: Mapping[str, Any], case: Any = None, charset: str | None = None) -> Any:
         """A strategy configured by golden ``params`` of family ``strategy`` (``None``: the
         strategy's own, as probed); ``case`` is handed to the build hook."""
         source = self.source
@@ -274,7 +276,7 @@ class Subject:
         assert family is not None
         return reference_strategy(family, {**scenario.params, "charset": self.settings.charset}, self.settings.version)
 
-    def portable_spec(self) -> Optional[str]:
+    def portable_spec(self) -> str | None:
         """A spec another process can resolve without pytest's hooks, if there is one."""
         source = self.source
         if source is None:

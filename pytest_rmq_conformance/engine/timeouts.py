@@ -5,7 +5,8 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from typing import Callable, Optional, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 __all__ = ["CallTimeout", "call_with_timeout"]
 
@@ -23,7 +24,7 @@ class CallTimeout(BaseException):
         self.seconds = seconds
 
 
-def call_with_timeout(func: Callable[[], T], seconds: Optional[float]) -> T:
+def call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
     """``func()``, interrupted with :class:`CallTimeout` after ``seconds`` (``None`` or 0: no limit).
 
     On the main thread of a POSIX process the call is interrupted by

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import replace
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from pytest_rmq_conformance.engine.calls import Hang, assign
 from pytest_rmq_conformance.engine.differential import differences
@@ -57,7 +57,7 @@ class Evaluator:
     """Evaluates scenarios for the strategy ``spec`` (anything ``--rmq-strategy`` accepts)
     at reference release ``version``; each ``allocate`` call is cut off after ``timeout`` s."""
 
-    def __init__(self, spec: str, version: str = DEFAULT_RELEASE, timeout: Optional[float] = 2.0):
+    def __init__(self, spec: str, version: str = DEFAULT_RELEASE, timeout: float | None = 2.0):
         self.spec = spec
         self.subject = Subject(Settings(spec=spec, origin="--strategy", version=version, timeout=timeout))
         self.error = self.subject.load_error
@@ -73,11 +73,11 @@ class Evaluator:
         params = self.subject.fixed_params() or default_params(family, group.mq_all)
         return replace(group, strategy=family, params=params)
 
-    def evaluate(self, plan: Plan, index: int = -1) -> Dict[str, Any]:
+    def evaluate(self, plan: Plan, index: int = -1) -> dict[str, Any]:
         """The result row of scenario ``index``, ``plan``."""
         started = time.perf_counter()
         topics, brokers, rooms = layout_of(plan)
-        row: Dict[str, Any] = {
+        row: dict[str, Any] = {
             "scenario": index,
             "strategy": self.spec,
             "name": self.name,
@@ -93,7 +93,7 @@ class Evaluator:
             "imbalance": 0,
             "calls": 0,
         }
-        violations: List[Violation] = []
+        violations: list[Violation] = []
         if self.error is not None:
             violations.append(Violation("load", self.error))
         else:
@@ -110,11 +110,11 @@ class Evaluator:
         row["seconds"] = time.perf_counter() - started
         return row
 
-    def _check(self, plan: Plan, row: Dict[str, Any]) -> List[Violation]:
+    def _check(self, plan: Plan, row: dict[str, Any]) -> list[Violation]:
         subject = self.subject
         claimed = subject.properties
         event = plan.events[0]
-        (_, members), (_, after_members) = plan.groups()
+        (_, _members), (_, after_members) = plan.groups()
         before_group = self._configured(plan.start)
         after_group = java_ordered(before_group, after_members)
         before, problems = assign(subject.build_for, before_group, self.timeout)
@@ -129,7 +129,7 @@ class Evaluator:
         row.update(moved=step.moved, lower_bound=step.lower_bound, own=step.own, imbalance=step.imbalance)
         return found
 
-    def _differential(self, group: Scenario) -> List[Violation]:
+    def _differential(self, group: Scenario) -> list[Violation]:
         """The callers whose answers differ from the reference port's, compared as the suite's
         ``test_matches_reference`` compares them (sets, exceptions by kind)."""
         subject = self.subject

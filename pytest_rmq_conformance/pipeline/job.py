@@ -17,9 +17,10 @@ import threading
 import time
 import uuid
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Any
 
 from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
@@ -61,7 +62,7 @@ def spark_ddl() -> str:
     return ", ".join(f"{name} {types[kind]}" for name, kind in RESULT_FIELDS)
 
 
-def evaluate_batches(specs: Sequence[str], space: SweepSpace, version: str, timeout: Optional[float]):
+def evaluate_batches(specs: Sequence[str], space: SweepSpace, version: str, timeout: float | None):
     """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
@@ -70,7 +71,7 @@ def evaluate_batches(specs: Sequence[str], space: SweepSpace, version: str, time
         schema = arrow_schema()
         evaluators = [Evaluator(spec, version, timeout) for spec in specs]
         for batch in batches:
-            rows: List[Dict[str, Any]] = []
+            rows: list[dict[str, Any]] = []
             for index in batch.column(0).to_pylist():
                 plan = space.plan(index)
                 rows.extend(evaluator.evaluate(plan, index) for evaluator in evaluators)
@@ -88,7 +89,7 @@ def with_retries(master: str, attempts: int = 4) -> str:
 
 
 @contextmanager
-def _stderr_to(path: Optional[Path]):
+def _stderr_to(path: Path | None):
     """While the JVM starts, file descriptor 2 points at ``path``: the JVM (and the Python
     workers it forks) keep writing there for their lifetime; this process gets its own back."""
     if path is None:
@@ -106,7 +107,7 @@ def _stderr_to(path: Optional[Path]):
         os.close(saved)
 
 
-def spark_session(master: str, quiet: bool = True, log: Optional[Path] = None):
+def spark_session(master: str, quiet: bool = True, log: Path | None = None):
     """A Spark session on ``master`` whose workers run this Python, with Spark's logging
     limited to errors (``quiet``) and, given ``log``, everything the JVM prints sent there;
     in local mode a failed task is tried up to 4 times."""
@@ -178,13 +179,13 @@ def run_sweep(
     *,
     version: str = "5.3.3",
     master: str = "local[*]",
-    partitions: Optional[int] = None,
-    timeout: Optional[float] = 2.0,
+    partitions: int | None = None,
+    timeout: float | None = 2.0,
     report: bool = True,
     progress: bool = True,
     say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
     spark=None,
-) -> Dict[str, Any]:
+) -> dict[str, Any]:
     """Evaluate ``space`` for every spec on Spark and write ``out/results/`` (Parquet),
     ``out/summary.json`` and, with ``report``, ``out/report.md``, ``out/report.html`` and the
     plots. Returns the summary."""
@@ -238,7 +239,7 @@ def run_sweep(
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _examples(specs: Sequence[str], version: str, timeout: Optional[float]) -> List[Dict[str, Any]]:
+def _examples(specs: Sequence[str], version: str, timeout: float | None) -> list[dict[str, Any]]:
     """The fixed comparisons, evaluated on the driver (they are a handful of calls)."""
     evaluators = [Evaluator(spec, version, timeout) for spec in specs]
     examples = []

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any, Dict, List, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["draw", "label", "span", "CHURN_PLOT", "IMBALANCE_PLOT"]
 
@@ -21,10 +22,10 @@ ANNOTATE_LIMIT = 12  # bins per heat-map axis up to which each cell shows its va
 EVENT_TITLES = {"leave": "a consumer leaves", "join": "a consumer joins", "crash": "a consumer crashes"}
 _INSTALL_HINT = "the sweep report's plots need matplotlib: pip install 'pytest-rmq-conformance[sweep]'"
 
-Bin = Tuple[int, int]
+Bin = tuple[int, int]
 
 
-def label(entry: Dict[str, Any]) -> str:
+def label(entry: dict[str, Any]) -> str:
     """A strategy's name, with its spec when that says something else."""
     name, spec = entry.get("name") or entry["spec"], entry["spec"]
     return name if name == spec else f"{name} ({spec})"
@@ -51,23 +52,23 @@ def _figure_class():
 # ------------------------------------------------------------ churn by group size
 
 
-def _events(summary: Dict[str, Any]) -> List[str]:
+def _events(summary: dict[str, Any]) -> list[str]:
     """The space's events, then any others the strategies report, in order."""
     seen = [row["event"] for entry in summary["strategies"] for row in entry["churn_by_group_size"]]
     return list(dict.fromkeys([*summary["space"]["events"], *seen]))
 
 
-def _size_bins(summary: Dict[str, Any]) -> List[Bin]:
+def _size_bins(summary: dict[str, Any]) -> list[Bin]:
     return sorted({tuple(row["consumers_bin"]) for e in summary["strategies"] for row in e["churn_by_group_size"]})
 
 
-def _quartiles(entry: Dict[str, Any], event: str, bins: List[Bin]) -> List[List[float]]:
+def _quartiles(entry: dict[str, Any], event: str, bins: list[Bin]) -> list[list[float]]:
     """The strategy's 25th, 50th and 75th percentile excess share per bin (NaN where it has none)."""
     rows = {tuple(r["consumers_bin"]): r["excess_share"] for r in entry["churn_by_group_size"] if r["event"] == event}
     return [[rows[b][key] if b in rows else math.nan for b in bins] for key in ("p25", "p50", "p75")]
 
 
-def _churn_axes(ax, summary: Dict[str, Any], event: str, bins: List[Bin]) -> None:
+def _churn_axes(ax, summary: dict[str, Any], event: str, bins: list[Bin]) -> None:
     xs = range(len(bins))
     ax.axhline(0, color="black", linestyle="--", linewidth=1.2, label="lower bound: fewest moves to a balanced group")
     for index, entry in enumerate(summary["strategies"]):
@@ -83,7 +84,7 @@ def _churn_axes(ax, summary: Dict[str, Any], event: str, bins: List[Bin]) -> Non
     ax.grid(alpha=0.3)
 
 
-def _churn_figure(summary: Dict[str, Any]):
+def _churn_figure(summary: dict[str, Any]):
     """Queues moved beyond the lower bound, as a share of the queues, against group size: a panel
     per event, per strategy the median line and the interquartile band over the bin's scenarios."""
     Figure = _figure_class()
@@ -101,7 +102,7 @@ def _churn_figure(summary: Dict[str, Any]):
     axes[0].set_ylabel("queues moved beyond the lower bound\n(% of all queues)")
     axes[0].yaxis.set_major_formatter(PercentFormatter(xmax=1))
     fig.suptitle("Queues moved beyond the lower bound, by group size\nline: median; band: 25th to 75th percentile")
-    handles: Dict[str, Any] = {}
+    handles: dict[str, Any] = {}
     for ax in axes:
         for handle, text in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(text, handle)
@@ -109,7 +110,7 @@ def _churn_figure(summary: Dict[str, Any]):
     return fig
 
 
-def _legend_below(fig, handles: Dict[str, Any]) -> None:
+def _legend_below(fig, handles: dict[str, Any]) -> None:
     """The legend under the panels, in the most columns (up to ``LEGEND_COLUMNS``, rows balanced)
     that fit the figure's width."""
     for columns in range(min(LEGEND_COLUMNS, len(handles)), 0, -1):
@@ -123,11 +124,11 @@ def _legend_below(fig, handles: Dict[str, Any]) -> None:
 # --------------------------------------------------------------- imbalance heat map
 
 
-def _bins(summary: Dict[str, Any], key: str) -> List[Bin]:
+def _bins(summary: dict[str, Any], key: str) -> list[Bin]:
     return sorted({tuple(row[key]) for entry in summary["strategies"] for row in entry["imbalance_grid"]})
 
 
-def _grid(entry: Dict[str, Any], xbins: List[Bin], ybins: List[Bin]):
+def _grid(entry: dict[str, Any], xbins: list[Bin], ybins: list[Bin]):
     """The strategy's mean imbalance as a consumers × queues array (NaN where it has none)."""
     import numpy
 
@@ -148,7 +149,7 @@ def _annotate(ax, image, grid) -> None:
                 ax.text(x, y, f"{value:.1f}", ha="center", va="center", fontsize=7, color=color)
 
 
-def _heatmap_axes(ax, entry: Dict[str, Any], grid, bins: Tuple[List[Bin], ...], **style):
+def _heatmap_axes(ax, entry: dict[str, Any], grid, bins: tuple[list[Bin], ...], **style):
     """One strategy's heat map, with bin labels; returns the image for the colorbar."""
     xbins, ybins = bins
     image = ax.imshow(grid, origin="lower", aspect="auto", **style)
@@ -162,7 +163,7 @@ def _heatmap_axes(ax, entry: Dict[str, Any], grid, bins: Tuple[List[Bin], ...], 
     return image
 
 
-def _imbalance_figure(summary: Dict[str, Any]):
+def _imbalance_figure(summary: dict[str, Any]):
     """A heat map per strategy of mean imbalance over queue-count × consumer-count bins, on one scale."""
     Figure = _figure_class()
     from matplotlib import colormaps
@@ -196,7 +197,7 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
-def draw(summary: Dict[str, Any]) -> Dict[str, bytes]:
+def draw(summary: dict[str, Any]) -> dict[str, bytes]:
     """Both plots as PNG bytes, by file name. Raises :class:`ImportError` (naming the ``sweep``
     extra) when matplotlib is missing."""
     return {CHURN_PLOT: _png(_churn_figure(summary)), IMBALANCE_PLOT: _png(_imbalance_figure(summary))}

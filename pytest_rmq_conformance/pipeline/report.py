@@ -11,8 +11,9 @@ import html
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Sequence, Tuple, Union
+from typing import Any, NamedTuple
 
 from pytest_rmq_conformance.pipeline.plots import CHURN_PLOT, IMBALANCE_PLOT, draw, label, span
 
@@ -52,7 +53,7 @@ class Image(NamedTuple):
     src: str
 
 
-Block = Union[Heading, Para, Table, Code, Image]
+Block = Heading | Para | Table | Code | Image
 
 
 # ----------------------------------------------------------------- content
@@ -74,7 +75,7 @@ def _mean(value: Any) -> str:
     return MISSING if value is None else f"{float(value):.2f}"
 
 
-def _space_blocks(summary: Dict[str, Any]) -> List[Block]:
+def _space_blocks(summary: dict[str, Any]) -> list[Block]:
     space = summary["space"]
     rows = [
         ("Queues", span(space["queues"])),
@@ -90,10 +91,10 @@ def _space_blocks(summary: Dict[str, Any]) -> List[Block]:
     return [Heading(2, "Scenario space"), Table(("Setting", "Value"), rows, "ll")]
 
 
-def _example_blocks(summary: Dict[str, Any]) -> List[Block]:
+def _example_blocks(summary: dict[str, Any]) -> list[Block]:
     if not summary["examples"]:
         return []
-    blocks: List[Block] = [
+    blocks: list[Block] = [
         Heading(2, "Headline comparison"),
         Para(
             "Moved: queues whose holder changed. Lower bound: the fewest moves that reach a balanced "
@@ -110,7 +111,7 @@ def _example_blocks(summary: Dict[str, Any]) -> List[Block]:
     return blocks
 
 
-def _strategy_row(entry: Dict[str, Any]) -> Tuple[str, ...]:
+def _strategy_row(entry: dict[str, Any]) -> tuple[str, ...]:
     churn, imbalance = entry["churn"], entry["imbalance"]
     return (
         label(entry),
@@ -128,7 +129,7 @@ def _strategy_row(entry: Dict[str, Any]) -> Tuple[str, ...]:
     )
 
 
-def _strategy_blocks(summary: Dict[str, Any]) -> List[Block]:
+def _strategy_blocks(summary: dict[str, Any]) -> list[Block]:
     rows = [_strategy_row(entry) for entry in summary["strategies"]]
     return [
         Heading(2, "Strategies"),
@@ -140,8 +141,8 @@ def _strategy_blocks(summary: Dict[str, Any]) -> List[Block]:
     ]
 
 
-def _kind_blocks(kind: Dict[str, Any]) -> List[Block]:
-    blocks: List[Block] = [Heading(4, f"{kind['kind']} ({_fmt(kind['count'])})")]
+def _kind_blocks(kind: dict[str, Any]) -> list[Block]:
+    blocks: list[Block] = [Heading(4, f"{kind['kind']} ({_fmt(kind['count'])})")]
     for example in kind["examples"][:EXAMPLES_SHOWN]:
         blocks.append(Para(f"Scenario {_fmt(example['scenario'])}: {example['detail']}"))
         if example["group"]:
@@ -149,8 +150,8 @@ def _kind_blocks(kind: Dict[str, Any]) -> List[Block]:
     return blocks
 
 
-def _violation_blocks(summary: Dict[str, Any]) -> List[Block]:
-    blocks: List[Block] = [Heading(2, "Violations")]
+def _violation_blocks(summary: dict[str, Any]) -> list[Block]:
+    blocks: list[Block] = [Heading(2, "Violations")]
     failing = [entry for entry in summary["strategies"] if entry["violations"]]
     if not failing:
         return blocks + [Para("No strategy broke an invariant it claims.")]
@@ -161,13 +162,13 @@ def _violation_blocks(summary: Dict[str, Any]) -> List[Block]:
     return blocks
 
 
-def _blocks(summary: Dict[str, Any]) -> List[Block]:
+def _blocks(summary: dict[str, Any]) -> list[Block]:
     """The report's content, for either renderer."""
-    intro: List[Block] = [
+    intro: list[Block] = [
         Heading(1, "Allocation strategy sweep"),
         Para(f"{summary['tool']}: {len(summary['strategies'])} strategies on the scenarios below."),
     ]
-    plots: List[Block] = [
+    plots: list[Block] = [
         Heading(2, "Plots"),
         Para(
             "Churn by group size: the queues a strategy moved beyond the lower bound, as a share of all "
@@ -221,7 +222,7 @@ def _md_block(block: Block) -> str:
     return f"![{_md_text(block.alt)}]({block.src})"
 
 
-def render_markdown(summary: Dict[str, Any]) -> str:
+def render_markdown(summary: dict[str, Any]) -> str:
     """The report as Markdown."""
     return "\n\n".join(_md_block(block) for block in _blocks(summary)) + "\n"
 
@@ -264,7 +265,7 @@ def _html_block(block: Block) -> str:
     return f'<img src="{html.escape(block.src)}" alt="{html.escape(block.alt)}">'
 
 
-def render_html(summary: Dict[str, Any]) -> str:
+def render_html(summary: dict[str, Any]) -> str:
     """The report as one self-contained HTML page (the plots are relative links)."""
     body = "\n".join(_html_block(block) for block in _blocks(summary))
     return (
@@ -290,7 +291,7 @@ def _write_atomic(path: Path, data: bytes) -> Path:
     return path
 
 
-def write_report(summary: Dict[str, Any], out_dir: Path) -> List[Path]:
+def write_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
     """Writes ``report.md``, ``report.html`` and the two plots into ``out_dir``; returns their paths.
 
     Everything is rendered before anything is written. Raises :class:`ImportError` (naming the

@@ -16,8 +16,8 @@ leave or crash.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
 
 from pytest_rmq_conformance.engine.layouts import broker_names, queue_layout
 from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario
@@ -28,7 +28,7 @@ __all__ = ["SweepSpace", "parse_range", "EVENTS", "fixed_example", "layout_of"]
 EVENTS = ("leave", "join", "crash")
 
 
-def parse_range(text: str, name: str, low: int, high: int) -> Tuple[int, int]:
+def parse_range(text: str, name: str, low: int, high: int) -> tuple[int, int]:
     """``"MIN:MAX"`` (or one number) as a checked pair."""
     parts = text.split(":")
     try:
@@ -42,7 +42,7 @@ def parse_range(text: str, name: str, low: int, high: int) -> Tuple[int, int]:
     return values[0], values[1]
 
 
-def layout_of(plan: Plan) -> Tuple[int, int, bool]:
+def layout_of(plan: Plan) -> tuple[int, int, bool]:
     """``(topics, brokers, rooms)`` of a plan's queues."""
     queues = plan.start.mq_all
     brokers = {mq.broker_name for mq in queues}
@@ -53,8 +53,8 @@ def layout_of(plan: Plan) -> Tuple[int, int, bool]:
 class SweepSpace:
     """Queue and consumer counts (inclusive ranges), the events, the seed, and how many scenarios."""
 
-    queues: Tuple[int, int] = (1, 1024)
-    consumers: Tuple[int, int] = (1, 100)
+    queues: tuple[int, int] = (1, 1024)
+    consumers: tuple[int, int] = (1, 100)
     events: Sequence[str] = EVENTS
     seed: int = 0
     count: int = 10000
@@ -93,7 +93,7 @@ class SweepSpace:
         }
 
 
-def fixed_example(queues: int = 24, consumers: int = 4, leaver: Optional[int] = 1) -> Plan:
+def fixed_example(queues: int = 24, consumers: int = 4, leaver: int | None = 1) -> Plan:
     """The comparison the report leads with: ``queues`` on one broker (in machine room IDC1, so
     that every strategy serves them), ``consumers`` clients, the second one leaves (or, with
     ``leaver=None``, a new one joins)."""

@@ -11,11 +11,12 @@ it moved fewer because it does not balance). It is defined for every scenario, s
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.pipeline.space import SweepSpace
 from pytest_rmq_conformance.engine.resources import schema_validator
+from pytest_rmq_conformance.pipeline.space import SweepSpace
 
 __all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
 
@@ -28,7 +29,7 @@ class SummaryError(ValueError):
     """A summary that does not match ``schemas/sweep-summary.schema.json``."""
 
 
-def validate_summary(summary: Dict[str, Any]) -> None:
+def validate_summary(summary: dict[str, Any]) -> None:
     errors = sorted(schema_validator("sweep-summary").iter_errors(summary), key=lambda e: list(e.path))
     if errors:
         where = "/".join(str(p) for p in errors[0].path) or "(top)"
@@ -44,13 +45,13 @@ def _bin_width(low: int, high: int) -> int:
     return max(1, -(-(high - low + 1) // BINS))
 
 
-def _bin(index: int, low: int, high: int, width: int) -> List[int]:
+def _bin(index: int, low: int, high: int, width: int) -> list[int]:
     """The inclusive range of bin ``index``."""
     return [low + index * width, min(high, low + (index + 1) * width - 1)]
 
 
 def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, master: str, partitions: int,
-              examples: List[Dict[str, Any]]) -> Dict[str, Any]:
+              examples: list[dict[str, Any]]) -> dict[str, Any]:
     """The summary of the results DataFrame ``df`` (one row per scenario and strategy)."""
     from pyspark.sql import functions as F
     from pyspark.sql.window import Window

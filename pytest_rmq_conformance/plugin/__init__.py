@@ -61,12 +61,11 @@ def pytest_configure(config):
         config.args.append(str(SUITE_DIR))
     options.checks_of(config)  # a usage error shows before collection
     config.stash[ACTIVE] = active = options.wants_suite(config)
-    if active:
-        if not hasattr(config, "workerinput"):
-            from pytest_rmq_conformance.plugin.terminal import ChurnReport, FailureGroups
+    if active and not hasattr(config, "workerinput"):
+        from pytest_rmq_conformance.plugin.terminal import ChurnReport, FailureGroups
 
-            config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
-            config.pluginmanager.register(ChurnReport(), "rmq-conformance-churn")
+        config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
+        config.pluginmanager.register(ChurnReport(), "rmq-conformance-churn")
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -98,7 +97,8 @@ def pytest_ignore_collect(collection_path, config):
     part = suite_part(collection_path)
     if part is None or part not in options.CHECKS or not config.getoption("rmq_checks"):
         return None
-    return True if part not in options.checks_of(config) else None
+    chosen = options.checks_of(config)
+    return True if chosen is not None and part not in chosen else None
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import warnings
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import List, Optional
 
 import pytest
 
@@ -16,7 +15,7 @@ from pytest_rmq_conformance.plugin.state import SUITE_DIR
 __all__ = ["suite_part", "select"]
 
 
-def suite_part(path: Path) -> Optional[str]:
+def suite_part(path: Path) -> str | None:
     """The part of the suite a suite module holds: ``test_one_answer.py`` holds ``one-answer``."""
     path = Path(path)
     if path.parent != SUITE_DIR or not path.name.startswith("test_") or path.suffix != ".py":
@@ -24,20 +23,20 @@ def suite_part(path: Path) -> Optional[str]:
     return path.stem[len("test_"):].replace("_", "-")
 
 
-def _case_id(item) -> Optional[str]:
+def _case_id(item) -> str | None:
     callspec = getattr(item, "callspec", None)
     case = callspec.params.get("rmq_golden_case") if callspec else None
     return getattr(case, "id", None)
 
 
-def _deselect(config, items: List, keep: List) -> None:
+def _deselect(config, items: list, keep: list) -> None:
     dropped = [item for item in items if item not in keep]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
 
 
-def select(state, config, items: List) -> None:
+def select(state, config, items: list) -> None:
     """Deselect, mark skipped or expected to fail, as the run's options ask."""
     if state.checks is not None:
         keep = []

@@ -10,10 +10,10 @@ after whitespace::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Iterable, List, Optional, Set
 
 __all__ = ["Entry", "CaseList", "read_case_list"]
 
@@ -30,10 +30,10 @@ class CaseList:
     """The entries of one file, remembering which ones matched something."""
 
     path: Path
-    entries: List[Entry]
-    used: Set[Entry] = field(default_factory=set)
+    entries: list[Entry]
+    used: set[Entry] = field(default_factory=set)
 
-    def match(self, names: Iterable[str]) -> Optional[Entry]:
+    def match(self, names: Iterable[str]) -> Entry | None:
         """The first entry matching any of ``names`` (a case id, a test name), if any."""
         names = [name for name in names if name]
         for entry in self.entries:
@@ -42,7 +42,7 @@ class CaseList:
                 return entry
         return None
 
-    def unused(self) -> List[Entry]:
+    def unused(self) -> list[Entry]:
         return [entry for entry in self.entries if entry not in self.used]
 
 

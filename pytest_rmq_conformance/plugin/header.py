@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import List
-
 __all__ = ["header_lines"]
 
 
-def header_lines(state) -> List[str]:
+def header_lines(state) -> list[str]:
     """The header of a run, one line each, prefixed ``rmq-conformance:``."""
     from pytest_rmq_conformance.engine.golden import GoldenDataError
     from pytest_rmq_conformance.engine.subject import profile_examples

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 import pytest
 
@@ -103,7 +103,7 @@ def add_options(parser) -> None:
     parser.addini("rmq_timeout", "time limit of one allocate() call in seconds (see --rmq-timeout)")
 
 
-def choose(config, option: str, env: str, ini: str, default: str) -> Tuple[str, str]:
+def choose(config, option: str, env: str, ini: str, default: str) -> tuple[str, str]:
     """``(value, where it came from)``: the option, the environment variable, the ini key, the default."""
     value = config.getoption(option)
     if value:
@@ -161,7 +161,7 @@ def settings_from(config, seed: int) -> Any:
     )
     timeout = config.getoption("rmq_timeout")
     if timeout is None:
-        timeout = float(config.getini("rmq_timeout") or Settings.timeout)
+        timeout = float(config.getini("rmq_timeout") or str(Settings.timeout))
     try:
         charset = normalize_charset(config.getoption("rmq_charset") or "UTF-8")
     except ValueError as exc:
@@ -187,7 +187,7 @@ def settings_from(config, seed: int) -> Any:
     )
 
 
-def checks_of(config) -> Optional[List[str]]:
+def checks_of(config) -> list[str] | None:
     """``--rmq-checks`` as a list (``None``: all of them)."""
     value = config.getoption("rmq_checks")
     if not value:

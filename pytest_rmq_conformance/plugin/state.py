@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any
 
 import pytest
 
@@ -60,10 +60,10 @@ class RunState:
     """The strategy under test, known divergences and chosen parts of the suite, for one run."""
 
     conformance: Conformance
-    xfail_lists: List[Any] = field(default_factory=list)
-    skip_lists: List[Any] = field(default_factory=list)
-    case_patterns: List[str] = field(default_factory=list)
-    checks: Optional[List[str]] = None  # --rmq-checks; None: all
+    xfail_lists: list[Any] = field(default_factory=list)
+    skip_lists: list[Any] = field(default_factory=list)
+    case_patterns: list[str] = field(default_factory=list)
+    checks: list[str] | None = None  # --rmq-checks; None: all
 
     @property
     def settings(self):
@@ -73,7 +73,7 @@ class RunState:
 STATE = pytest.StashKey[RunState]()
 #: the seed and the shared hang file, known before the state is built (xdist hands them to workers)
 SEED = pytest.StashKey[int]()
-HANG_FILE = pytest.StashKey[Optional[str]]()
+HANG_FILE = pytest.StashKey[str | None]()
 
 
 def rmq_state(config) -> RunState:

@@ -4,7 +4,7 @@ golden cases grouped by cause, and the churn table of the rebalance checks."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -18,7 +18,7 @@ class FailureGroups:
     rest in one line each, with the command that reruns them."""
 
     def __init__(self):
-        self.groups: "OrderedDict[str, List[str]]" = OrderedDict()
+        self.groups: OrderedDict[str, list[str]] = OrderedDict()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
@@ -48,7 +48,7 @@ class ChurnReport:
     """The churn ``test_rebalance_churn`` measured, as a table."""
 
     def __init__(self):
-        self.rows: List[Dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
 
     def pytest_runtest_logreport(self, report):
         row = dict(report.user_properties).get("rmq_churn")

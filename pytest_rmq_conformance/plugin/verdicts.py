@@ -8,14 +8,15 @@ reruns it travels as data (``user_properties``) for the terminal summary.
 from __future__ import annotations
 
 import shlex
-from typing import Any, Callable, List, Optional
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 __all__ = ["rerun_command", "replay_command", "fail_case", "run_generated"]
 
 
-def _words(settings) -> List[str]:
+def _words(settings) -> list[str]:
     words = ["pytest", f"--rmq-strategy={settings.spec}", f"--rmq-reference-version={settings.version}"]
     if settings.charset != "UTF-8":
         words.append(f"--rmq-charset={settings.charset}")
@@ -58,7 +59,7 @@ def run_generated(
     examples: Any,
     body: Callable[[Any], None],
     *,
-    max_examples: Optional[int] = None,
+    max_examples: int | None = None,
     shrink: bool = True,
 ) -> None:
     """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the

@@ -13,10 +13,10 @@ this package's fixtures in every run, and a run that uses none of them loads no 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Dict, List
+from typing import Any
 
 #: module (in this package) -> the public names it holds
-_MODULES: Dict[str, List[str]] = {
+_MODULES: dict[str, list[str]] = {
     "broker": ["Broker", "BrokerUnavailable", "RebalanceLockManager"],
     "clock": ["ManualClock", "SystemClock", "Timers", "NoProgress"],
     "config": ["CLIENT_VERSIONS", "ClientConfig"],
@@ -77,5 +77,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-def __dir__() -> List[str]:
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

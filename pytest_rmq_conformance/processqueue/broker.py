@@ -7,8 +7,8 @@ its master is down.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue
@@ -36,7 +36,7 @@ class RebalanceLockManager:
     def __init__(self, clock, max_live_time: int = 60000):
         self.clock = clock
         self.max_live_time = max_live_time
-        self.table: Dict[Tuple[str, MessageQueue], LockEntry] = {}
+        self.table: dict[tuple[str, MessageQueue], LockEntry] = {}
 
     def _expired(self, entry: LockEntry) -> bool:
         return self.clock.now() - entry.last_update_timestamp > self.max_live_time
@@ -49,12 +49,12 @@ class RebalanceLockManager:
         entry.last_update_timestamp = self.clock.now()
         return True
 
-    def holder(self, group: str, mq: MessageQueue) -> Optional[str]:
+    def holder(self, group: str, mq: MessageQueue) -> str | None:
         """The client holding a live lock on ``mq``, if any (no renewal)."""
         entry = self.table.get((group, mq))
         return None if entry is None or self._expired(entry) else entry.client_id
 
-    def try_lock_batch(self, group: str, mqs: Iterable[MessageQueue], client_id: str) -> Set[MessageQueue]:
+    def try_lock_batch(self, group: str, mqs: Iterable[MessageQueue], client_id: str) -> set[MessageQueue]:
         """Grant (or renew) every queue that is free, expired or already ``client_id``'s."""
         granted = set()
         for mq in mqs:
@@ -97,12 +97,12 @@ class Broker:
     def __init__(self, clock=None, config: ClientConfig = ClientConfig()):
         self.clock = as_clock(clock) if clock is not None else ManualClock()
         self.locks = RebalanceLockManager(self.clock, config.broker_lock_max_live_time)
-        self.consumers: Dict[str, List[str]] = {}
-        self.offsets: Dict[Tuple[str, MessageQueue], int] = {}
-        self.logs: Dict[MessageQueue, List[Message]] = {}
-        self.down: Set[str] = set()
-        self.locks_down: Set[str] = set()
-        self.offset_errors: Set[MessageQueue] = set()
+        self.consumers: dict[str, list[str]] = {}
+        self.offsets: dict[tuple[str, MessageQueue], int] = {}
+        self.logs: dict[MessageQueue, list[Message]] = {}
+        self.down: set[str] = set()
+        self.locks_down: set[str] = set()
+        self.offset_errors: set[MessageQueue] = set()
 
     # -- availability -----------------------------------------------------
 
@@ -131,7 +131,7 @@ class Broker:
         if client_id in members:
             members.remove(client_id)
 
-    def find_consumer_id_list(self, topic: str, group: str) -> Optional[List[str]]:
+    def find_consumer_id_list(self, topic: str, group: str) -> list[str] | None:
         """The group's registered client ids (``None`` when the group is unknown)."""
         members = self.consumers.get(group)
         return None if not members else java_sorted_strings(members)
@@ -154,7 +154,7 @@ class Broker:
 
     # -- messages --------------------------------------------------------------
 
-    def append(self, mq: MessageQueue, count: int = 1, body: bytes = b"m") -> List[Message]:
+    def append(self, mq: MessageQueue, count: int = 1, body: bytes = b"m") -> list[Message]:
         """Produce ``count`` messages to ``mq``."""
         log = self.logs.setdefault(mq, [])
         new = [Message(len(log) + i, body) for i in range(count)]
@@ -170,7 +170,7 @@ class Broker:
         self._reach(mq)
         return 0
 
-    def pull(self, mq: MessageQueue, offset: int, max_nums: int = 32) -> List[Message]:
+    def pull(self, mq: MessageQueue, offset: int, max_nums: int = 32) -> list[Message]:
         """Copies of the messages from ``offset`` on (each carries the queue's max offset)."""
         self._reach(mq)
         log = self.logs.get(mq, [])
@@ -182,7 +182,7 @@ class Broker:
 
     # -- locks -------------------------------------------------------------------
 
-    def lock_batch_mq(self, group: str, client_id: str, mqs: Iterable[MessageQueue]) -> Set[MessageQueue]:
+    def lock_batch_mq(self, group: str, client_id: str, mqs: Iterable[MessageQueue]) -> set[MessageQueue]:
         mqs = list(mqs)
         for mq in mqs:
             self._reach(mq, locking=True)

@@ -7,7 +7,7 @@ import heapq
 import os
 import sys
 import time
-from typing import Any, Tuple
+from typing import Any
 
 __all__ = ["ManualClock", "ExampleClock", "SystemClock", "Timers", "NoProgress", "as_clock"]
 
@@ -50,7 +50,7 @@ class ManualClock:
         return f"{type(self).__name__}(now={self.now()})"
 
 
-def _current_example() -> Tuple[str, Any]:
+def _current_example() -> tuple[str, Any]:
     """The running test's id and hypothesis build context: one changes whenever a new test or
     a new hypothesis example starts."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
@@ -108,7 +108,7 @@ class Timers:
         self.clock = clock
         self._queue: list = []
         self._seq = 0
-        self._instant = None
+        self._instant: int | None = None
         self._runs: dict = {}
 
     def schedule(self, delay: int, action, label: str = "") -> None:

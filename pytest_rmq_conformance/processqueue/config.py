@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Mapping
 
 __all__ = ["ClientConfig", "CLIENT_VERSIONS", "client_version"]
 
@@ -51,7 +51,7 @@ class ClientConfig:
     }
 
     @classmethod
-    def from_properties(cls, properties: Mapping[str, str]) -> "ClientConfig":
+    def from_properties(cls, properties: Mapping[str, str]) -> ClientConfig:
         """A config from Java system properties (unknown ``rocketmq.`` names are refused)."""
         values = {}
         for key, value in properties.items():
@@ -64,7 +64,7 @@ class ClientConfig:
                 raise ValueError(f"property {key}={value!r} is not a whole number of milliseconds") from None
         return cls(**values)
 
-    def with_(self, **changes: int) -> "ClientConfig":
+    def with_(self, **changes: int) -> ClientConfig:
         known = {f.name for f in fields(self)}
         unknown = set(changes) - known
         if unknown:

@@ -19,8 +19,8 @@ the 60 s cut-off) are :class:`OrderlyLoop`'s alone; the group simulation runs it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.offset_store import OffsetStore
@@ -62,7 +62,7 @@ INT_MAX = 2**31 - 1
 SendBack = Callable[[Message], bool]
 
 
-def _sent(send_message_back: Optional[SendBack], msg: Message) -> bool:
+def _sent(send_message_back: SendBack | None, msg: Message) -> bool:
     if send_message_back is None:
         return True
     try:
@@ -78,19 +78,19 @@ class ConcurrentResult:
     consumed again after 5 s; ``committed``: whether the offset store was updated."""
 
     offset: int
-    sent_back: List[Message] = field(default_factory=list)
-    retry_locally: List[Message] = field(default_factory=list)
+    sent_back: list[Message] = field(default_factory=list)
+    retry_locally: list[Message] = field(default_factory=list)
     committed: bool = False
 
 
 def process_consume_result_concurrently(
     pq: ProcessQueue,
     mq: MessageQueue,
-    msgs: List[Message],
-    status: Optional[str],
+    msgs: list[Message],
+    status: str | None,
     *,
     offset_store: OffsetStore,
-    send_message_back: Optional[SendBack] = None,
+    send_message_back: SendBack | None = None,
     message_model: str = CLUSTERING,
     ack_index: int = INT_MAX,
 ) -> ConcurrentResult:
@@ -132,11 +132,11 @@ class OrderlyResult:
 
     commit_offset: int = -1
     continue_consume: bool = True
-    resubmit_after: Optional[int] = None
+    resubmit_after: int | None = None
     committed: bool = False
 
 
-def _suspend(msgs: List[Message], max_reconsume_times: int, send_message_back: Optional[SendBack]) -> bool:
+def _suspend(msgs: list[Message], max_reconsume_times: int, send_message_back: SendBack | None) -> bool:
     """``checkReconsumeTimes``: suspend unless every message is past its retries and went to the DLQ."""
     suspend = False
     for msg in msgs:
@@ -153,13 +153,13 @@ def _suspend(msgs: List[Message], max_reconsume_times: int, send_message_back: O
 def process_consume_result_orderly(
     pq: ProcessQueue,
     mq: MessageQueue,
-    msgs: List[Message],
-    status: Optional[str],
+    msgs: list[Message],
+    status: str | None,
     *,
     offset_store: OffsetStore,
     auto_commit: bool = True,
     max_reconsume_times: int = INT_MAX,
-    send_message_back: Optional[SendBack] = None,
+    send_message_back: SendBack | None = None,
     suspend_time: int = SUSPEND_CURRENT_QUEUE_TIME,
 ) -> OrderlyResult:
     """The orderly service after a listener returned ``status`` for the taken ``msgs`` (``None``
@@ -191,10 +191,10 @@ def process_consume_result_orderly(
     return result
 
 
-Listener = Callable[[List[Message]], Optional[str]]
+Listener = Callable[[list[Message]], str | None]
 
 
-def _listen(listener: Listener, msgs: List[Message], failed: str) -> str:
+def _listen(listener: Listener, msgs: list[Message], failed: str) -> str:
     try:
         status = listener(msgs)
     except Exception:
@@ -205,13 +205,13 @@ def _listen(listener: Listener, msgs: List[Message], failed: str) -> str:
 def consume_request_run_concurrently(
     pq: ProcessQueue,
     mq: MessageQueue,
-    msgs: List[Message],
+    msgs: list[Message],
     listener: Listener,
     *,
     offset_store: OffsetStore,
-    send_message_back: Optional[SendBack] = None,
+    send_message_back: SendBack | None = None,
     message_model: str = CLUSTERING,
-) -> Optional[ConcurrentResult]:
+) -> ConcurrentResult | None:
     """``ConsumeMessageConcurrentlyService.ConsumeRequest.run``: nothing on a dropped queue; the
     listener (an exception or ``None`` is ``RECONSUME_LATER``); if the queue was dropped
     meanwhile the result is discarded (``None``), else it is processed."""
@@ -249,10 +249,10 @@ class OrderlyRun:
     """What one ``ConsumeMessageOrderlyService.ConsumeRequest.run`` did: the batches it passed
     to the listener, why it stopped, and when it asked to run again (ms, ``None``: not)."""
 
-    batches: List[List[Message]] = field(default_factory=list)
+    batches: list[list[Message]] = field(default_factory=list)
     stopped: str = ""
-    try_lock_after: Optional[int] = None
-    resubmit_after: Optional[int] = None
+    try_lock_after: int | None = None
+    resubmit_after: int | None = None
 
 
 class OrderlyLoop:
@@ -269,10 +269,10 @@ class OrderlyLoop:
         self.message_model = message_model
         self.batch_size = batch_size
         self.clock = clock if clock is not None else pq.clock
-        self.started: Optional[int] = None
+        self.started: int | None = None
         self.run = OrderlyRun()
 
-    def _stop(self, why: str, *, try_lock_after: Optional[int] = None, resubmit_after: Optional[int] = None) -> None:
+    def _stop(self, why: str, *, try_lock_after: int | None = None, resubmit_after: int | None = None) -> None:
         self.run.stopped, self.run.try_lock_after, self.run.resubmit_after = why, try_lock_after, resubmit_after
 
     def enter(self) -> bool:
@@ -287,7 +287,7 @@ class OrderlyLoop:
             return True
         return False
 
-    def take(self) -> Optional[List[Message]]:
+    def take(self) -> list[Message] | None:
         """The next batch for the listener, or ``None`` when the loop stops: the queue was
         dropped, the lock lost (lock again in 10 ms), 60 s passed since :meth:`enter`
         (resubmit in 10 ms), or nothing is cached."""
@@ -310,7 +310,7 @@ class OrderlyLoop:
                 return msgs
         return None
 
-    def finish(self, msgs: List[Message], status: Optional[str], *, offset_store: OffsetStore, **options) -> OrderlyResult:
+    def finish(self, msgs: list[Message], status: str | None, *, offset_store: OffsetStore, **options) -> OrderlyResult:
         """``processConsumeResult`` for the listener's ``status`` (``options`` as for
         :func:`process_consume_result_orderly`); the loop stops if the batch is suspended."""
         result = process_consume_result_orderly(self.pq, self.mq, msgs, status, offset_store=offset_store, **options)

@@ -11,7 +11,8 @@ only inside the fixtures.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -46,7 +47,7 @@ class TimedStrategy:
     """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
     :class:`~pytest_rmq_conformance.engine.timeouts.CallTimeout`, which no rebalance swallows)."""
 
-    def __init__(self, strategy: Any, timeout: Optional[float]):
+    def __init__(self, strategy: Any, timeout: float | None):
         self.strategy = strategy
         self.timeout = timeout
         self.name = getattr(strategy, "name", type(strategy).__name__)
@@ -104,7 +105,7 @@ def rmq_process_queue(rmq_clock, rmq_client_version):
     from pytest_rmq_conformance.processqueue.config import ClientConfig
     from pytest_rmq_conformance.processqueue.process_queue import ProcessQueue
 
-    def make(clock=None, version: Optional[str] = None, config: Optional[ClientConfig] = None) -> ProcessQueue:
+    def make(clock=None, version: str | None = None, config: ClientConfig | None = None) -> ProcessQueue:
         return ProcessQueue(clock or rmq_clock, config or ClientConfig(), version or rmq_client_version)
 
     return make
@@ -184,15 +185,15 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
             assert sim.settle() is not None      # one owner per queue again
             print("queues moved:", sim.churn(since=since))
     """
-    from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
     from pytest_rmq_conformance.engine.scenarios import Scenario, default_params
+    from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
 
     def make(
         strategy: Any = None,
         *,
-        queues: Union[int, Sequence[MessageQueue]] = 24,
-        clients: Union[int, Sequence[str]] = 4,
-        params: Optional[Dict[str, Any]] = None,
+        queues: int | Sequence[MessageQueue] = 24,
+        clients: int | Sequence[str] = 4,
+        params: dict[str, Any] | None = None,
         consumer_group: str = "group",
         **keywords: Any,
     ) -> GroupSimulation:
@@ -215,7 +216,7 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
                 tuple(members),
             )
             timeout = conformance.settings.timeout
-            strategy = lambda: TimedStrategy(conformance.build_for(scenario), timeout)  # noqa: E731
+            strategy = lambda: TimedStrategy(conformance.build_for(scenario), timeout)
             clients = members
         return GroupSimulation(strategy, queues=queues, clients=clients, consumer_group=consumer_group, **keywords)
 

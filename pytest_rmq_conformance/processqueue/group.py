@@ -23,8 +23,9 @@ with a :class:`~pytest_rmq_conformance.processqueue.MessageFlow`, messages move 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any
 
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.processqueue.broker import Broker
@@ -49,12 +50,12 @@ __all__ = ["GroupSimulation", "Member", "default_queues", "default_clients", "RU
 RUN_TIME = 1
 
 
-def default_queues(count: int, topic: str = "TopicTest", brokers: Sequence[str] = ("broker-a", "broker-b")) -> List[MessageQueue]:
+def default_queues(count: int, topic: str = "TopicTest", brokers: Sequence[str] = ("broker-a", "broker-b")) -> list[MessageQueue]:
     """``count`` queues spread over ``brokers`` (ids 0, 1, … per broker), in Java order."""
     return java_sorted_queues(MessageQueue(topic, brokers[i % len(brokers)], i // len(brokers)) for i in range(count))
 
 
-def default_clients(count: int) -> List[str]:
+def default_clients(count: int) -> list[str]:
     """Client ids shaped like Java's ``IP@pid``."""
     return [f"192.168.0.{i + 1}@{1000 + i}" for i in range(count)]
 
@@ -66,9 +67,9 @@ class Member:
     client_id: str
     impl: RebalanceImpl
     alive: bool = True
-    due: Optional[int] = None  # next rebalance run
-    last_run: Optional[int] = None
-    stalled: Set[MessageQueue] = field(default_factory=set)  # queues whose pull chain stopped
+    due: int | None = None  # next rebalance run
+    last_run: int | None = None
+    stalled: set[MessageQueue] = field(default_factory=set)  # queues whose pull chain stopped
     seen_later: int = 0  # rebalance_later requests already scheduled
 
 
@@ -87,25 +88,25 @@ class GroupSimulation:
         self,
         strategy: Any,
         *,
-        queues: Union[int, Sequence[MessageQueue]] = 24,
-        clients: Union[int, Sequence[str]] = 4,
+        queues: int | Sequence[MessageQueue] = 24,
+        clients: int | Sequence[str] = 4,
         consumer_group: str = "group",
         version: str = "5.3.3",
         config: ClientConfig = ClientConfig(),
         consumer: str = "push",
         orderly: bool = False,
         message_model: str = CLUSTERING,
-        notify_delay: Union[None, int, Mapping[str, Optional[int]]] = 0,
-        phases: Optional[Mapping[str, int]] = None,
-        flow: Optional[MessageFlow] = None,
-        clock: Optional[ManualClock] = None,
+        notify_delay: int | Mapping[str, int | None] | None = 0,
+        phases: Mapping[str, int] | None = None,
+        flow: MessageFlow | None = None,
+        clock: ManualClock | None = None,
     ):
         if consumer not in REBALANCE_KINDS:
             raise ValueError(f"consumer must be one of {', '.join(REBALANCE_KINDS)}, not {consumer!r}")
         if orderly and consumer != "push":
             raise ValueError("only a push consumer consumes orderly")
         self.make_strategy = _strategy_maker(strategy)
-        self.mq_all: Tuple[MessageQueue, ...] = tuple(default_queues(queues) if isinstance(queues, int) else queues)
+        self.mq_all: tuple[MessageQueue, ...] = tuple(default_queues(queues) if isinstance(queues, int) else queues)
         initial = default_clients(clients) if isinstance(clients, int) else list(clients)
         if len(set(initial)) != len(initial):
             raise ValueError("client ids must be distinct")
@@ -122,12 +123,12 @@ class GroupSimulation:
         self.clock = clock if clock is not None else ManualClock()
         self.timers = Timers(self.clock)
         self.broker = Broker(self.clock, config)
-        self.log: List[str] = []
+        self.log: list[str] = []
         self.ledger = OwnershipLedger(self.mq_all, self.clock, self._say)
         self.traffic = (
             Traffic(flow, self.mq_all, self.broker, self.timers, orderly=orderly, message_model=message_model) if flow is not None else None
         )
-        self._members: Dict[str, Member] = {}
+        self._members: dict[str, Member] = {}
         for cid in initial:
             self._start(cid, announce=False)
         if self.traffic is not None:
@@ -138,7 +139,7 @@ class GroupSimulation:
     # -- who is in the group ---------------------------------------------------
 
     @property
-    def clients(self) -> List[str]:
+    def clients(self) -> list[str]:
         """Running clients, in the order they started."""
         return [cid for cid, m in self._members.items() if m.alive]
 
@@ -170,7 +171,7 @@ class GroupSimulation:
 
     # -- membership events ---------------------------------------------------------
 
-    def join(self, client_id: Optional[str] = None) -> str:
+    def join(self, client_id: str | None = None) -> str:
         """A new client starts (its id by default the next ``IP@pid``); returns its id."""
         if client_id is None:
             taken = set(self._members)
@@ -220,7 +221,7 @@ class GroupSimulation:
         become pull-expired after 120 s."""
         self._get(client_id).stalled.add(mq)
 
-    def set_route(self, topic: str, queues: Optional[Sequence[MessageQueue]]) -> None:
+    def set_route(self, topic: str, queues: Sequence[MessageQueue] | None) -> None:
         """Every client's route for ``topic`` becomes ``queues`` (``None``: no route)."""
         for member in self._members.values():
             member.impl.update_topic_route(topic, None if queues is None else list(queues))
@@ -254,7 +255,7 @@ class GroupSimulation:
         if announce:
             self._notify_all(but=client_id)
 
-    def _pull_requests(self, member: Member, requests: List[PullRequest], delay: int) -> None:
+    def _pull_requests(self, member: Member, requests: list[PullRequest], delay: int) -> None:
         if self.traffic is not None:  # without messages pulls only keep the timestamps fresh, which rebalances do here
             self.traffic.pull_requests(member, requests, delay)
 
@@ -272,7 +273,7 @@ class GroupSimulation:
 
         self.timers.schedule(first, tick, label)
 
-    def _notify_all(self, but: Optional[str] = None) -> None:
+    def _notify_all(self, but: str | None = None) -> None:
         """The broker tells every member the group changed (NOTIFY_CONSUMER_IDS_CHANGED)."""
         for cid, member in self._members.items():
             if not member.alive or cid == but:
@@ -328,7 +329,7 @@ class GroupSimulation:
     def now(self) -> int:
         return self.clock.now()
 
-    def settle(self, limit: int = 300000, step: int = 1000, queues: Optional[Sequence[MessageQueue]] = None) -> Optional[int]:
+    def settle(self, limit: int = 300000, step: int = 1000, queues: Sequence[MessageQueue] | None = None) -> int | None:
         """Advance until :meth:`problems` is empty (checked every ``step`` ms); how long that took,
         or ``None`` if it did not happen within ``limit`` ms."""
         if step < 1:
@@ -344,53 +345,53 @@ class GroupSimulation:
     # -- the records ----------------------------------------------------------------------------
 
     @property
-    def ownership(self) -> Dict[MessageQueue, List[Ownership]]:
+    def ownership(self) -> dict[MessageQueue, list[Ownership]]:
         """Queue -> who held it when (see :class:`OwnershipLedger`)."""
         return self.ledger.ownership
 
     @property
-    def created(self) -> List[Tuple[int, str, MessageQueue]]:
+    def created(self) -> list[tuple[int, str, MessageQueue]]:
         return self.ledger.created
 
     @property
-    def dropped(self) -> List[Tuple[int, str, MessageQueue]]:
+    def dropped(self) -> list[tuple[int, str, MessageQueue]]:
         return self.ledger.dropped
 
     @property
-    def consumed(self) -> List[Consumption]:
+    def consumed(self) -> list[Consumption]:
         """Every message a listener handled (none without a ``flow``)."""
         return self.traffic.consumed if self.traffic is not None else []
 
-    def owners(self) -> Dict[MessageQueue, List[str]]:
+    def owners(self) -> dict[MessageQueue, list[str]]:
         """Queue -> the clients holding it now."""
         return self.ledger.owners()
 
-    def assignment(self) -> Dict[str, Tuple[MessageQueue, ...]]:
+    def assignment(self) -> dict[str, tuple[MessageQueue, ...]]:
         """Running client -> the queues it holds now (in ``mq_all``'s order)."""
         return self.ledger.assignment(self.clients)
 
-    def problems(self, queues: Optional[Sequence[MessageQueue]] = None) -> List[str]:
+    def problems(self, queues: Sequence[MessageQueue] | None = None) -> list[str]:
         """What keeps the group from exactly one owner per queue right now (empty: converged);
         ``queues``: the ones that must be held (default all; no queue may have two owners)."""
         return self.ledger.problems(self.clients, queues)
 
-    def overlaps(self, since: int = 0, until: Optional[int] = None) -> List[Overlap]:
+    def overlaps(self, since: int = 0, until: int | None = None) -> list[Overlap]:
         """Stretches of time when a queue had two owners or more."""
         return self.ledger.overlaps(since, until)
 
-    def gaps(self, since: int = 0, until: Optional[int] = None) -> List[Gap]:
+    def gaps(self, since: int = 0, until: int | None = None) -> list[Gap]:
         """Stretches of time when a queue had no owner."""
         return self.ledger.gaps(since, until)
 
-    def churn(self, since: int = 0, client: Optional[str] = None) -> int:
+    def churn(self, since: int = 0, client: str | None = None) -> int:
         """ProcessQueues created (queue ownerships that moved) at or after ``since``."""
         return self.ledger.churn(since, client)
 
-    def duplicates(self) -> Dict[Tuple[MessageQueue, int], List[Consumption]]:
+    def duplicates(self) -> dict[tuple[MessageQueue, int], list[Consumption]]:
         """Messages consumed more than once: ``(queue, offset)`` -> every consumption."""
         return duplicates(self.consumed)
 
-    def parallel_consumption(self) -> List[Tuple[Consumption, Consumption]]:
+    def parallel_consumption(self) -> list[tuple[Consumption, Consumption]]:
         """Pairs of listeners of different clients running on the same queue at the same time."""
         return parallel_consumption(self.consumed)
 

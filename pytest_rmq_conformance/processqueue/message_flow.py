@@ -14,8 +14,9 @@ group's timers), with every consumption recorded so duplicates show up.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, cast
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable
@@ -36,7 +37,7 @@ from pytest_rmq_conformance.processqueue.pull import (
     process_pull_result,
     pull_message,
 )
-from pytest_rmq_conformance.processqueue.rebalance import PullRequest
+from pytest_rmq_conformance.processqueue.rebalance import PullRequest, RebalancePushImpl
 
 if TYPE_CHECKING:
     from pytest_rmq_conformance.processqueue.group import Member
@@ -54,9 +55,9 @@ class MessageFlow:
     """
 
     produce_interval: int = 1000
-    consume_time: Union[int, Callable[[MessageQueue, int], int]] = 100
+    consume_time: int | Callable[[MessageQueue, int], int] = 100
     poll_interval: int = 1000
-    until: Optional[int] = None
+    until: int | None = None
     consume_from_where: str = CONSUME_FROM_LAST_OFFSET
 
     def __post_init__(self) -> None:
@@ -79,17 +80,17 @@ class Consumption:
     end: int
 
 
-def duplicates(consumed: List[Consumption]) -> Dict[Tuple[MessageQueue, int], List[Consumption]]:
+def duplicates(consumed: list[Consumption]) -> dict[tuple[MessageQueue, int], list[Consumption]]:
     """Messages consumed more than once: ``(queue, offset)`` -> every consumption."""
-    seen: Dict[Tuple[MessageQueue, int], List[Consumption]] = {}
+    seen: dict[tuple[MessageQueue, int], list[Consumption]] = {}
     for c in consumed:
         seen.setdefault((c.mq, c.offset), []).append(c)
     return {key: found for key, found in seen.items() if len(found) > 1}
 
 
-def parallel_consumption(consumed: List[Consumption]) -> List[Tuple[Consumption, Consumption]]:
+def parallel_consumption(consumed: list[Consumption]) -> list[tuple[Consumption, Consumption]]:
     """Pairs of listeners of different clients running on the same queue at the same time."""
-    by_queue: Dict[MessageQueue, List[Consumption]] = {}
+    by_queue: dict[MessageQueue, list[Consumption]] = {}
     for c in consumed:
         by_queue.setdefault(c.mq, []).append(c)
     pairs = []
@@ -119,7 +120,7 @@ class Traffic:
         self.clock = timers.clock
         self.orderly = orderly
         self.message_model = message_model
-        self.consumed: List[Consumption] = []
+        self.consumed: list[Consumption] = []
 
     def start(self) -> None:
         """The producer's first message is due one ``produce_interval`` from now."""
@@ -133,7 +134,7 @@ class Traffic:
             self.broker.append(mq)
         self.timers.schedule(flow.produce_interval, self._produce, "produce")
 
-    def pull_requests(self, member: Member, requests: List[PullRequest], delay: int) -> None:
+    def pull_requests(self, member: Member, requests: list[PullRequest], delay: int) -> None:
         """``member``'s rebalance dispatched ``requests``: start their pull chains in ``delay`` ms."""
         for request in requests:
             self._pull_later(member, request, delay)
@@ -147,7 +148,8 @@ class Traffic:
         pq, mq = request.process_queue, request.message_queue
         if not member.alive or mq in member.stalled:
             return
-        decision = pull_message(member.impl, request)
+        impl = cast(RebalancePushImpl, member.impl)  # a message flow runs push consumers
+        decision = pull_message(impl, request)
         if decision.action == "stop":
             return
         if decision.action == "retry":
@@ -157,9 +159,9 @@ class Traffic:
         except BrokerUnavailable:
             return self._pull_later(member, request, DELAY_WHEN_EXCEPTION)
         if not found:
-            process_pull_result(member.impl, request, NO_NEW_MSG)
+            process_pull_result(impl, request, NO_NEW_MSG)
             return self._pull_later(member, request, self.flow.poll_interval)
-        dispatch = process_pull_result(member.impl, request, FOUND, found)
+        dispatch = process_pull_result(impl, request, FOUND, found)
         if self.orderly:
             if dispatch:
                 self._submit_orderly(member, mq, pq, 0)

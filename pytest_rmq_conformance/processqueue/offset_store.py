@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Iterable
+from collections.abc import Iterable
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable
@@ -37,7 +37,7 @@ class OffsetStore:
     def __init__(self, broker: Broker, group: str):
         self.broker = broker
         self.group = group
-        self.offset_table: Dict[MessageQueue, int] = {}
+        self.offset_table: dict[MessageQueue, int] = {}
         self.frozen: set = set()
 
     def update_offset(self, mq: MessageQueue, offset: int, increase_only: bool) -> None:

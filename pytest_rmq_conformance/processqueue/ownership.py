@@ -18,8 +18,9 @@ changed since it last looked.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from pytest_rmq_conformance.engine.invariants import coverage, no_double_assignment
 from pytest_rmq_conformance.model import MessageQueue
@@ -34,7 +35,7 @@ class Ownership:
 
     client: str
     start: int
-    end: Optional[int] = None  # still held
+    end: int | None = None  # still held
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Overlap:
     mq: MessageQueue
     start: int
     end: int
-    clients: Tuple[str, ...]
+    clients: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,10 @@ class OwnershipLedger:
         self.mq_all = tuple(mq_all)
         self.clock = clock
         self.say = say
-        self.ownership: Dict[MessageQueue, List[Ownership]] = {mq: [] for mq in self.mq_all}
-        self.created: List[Tuple[int, str, MessageQueue]] = []
-        self.dropped: List[Tuple[int, str, MessageQueue]] = []
-        self._held: Dict[str, Dict[MessageQueue, ProcessQueue]] = {}
+        self.ownership: dict[MessageQueue, list[Ownership]] = {mq: [] for mq in self.mq_all}
+        self.created: list[tuple[int, str, MessageQueue]] = []
+        self.dropped: list[tuple[int, str, MessageQueue]] = []
+        self._held: dict[str, dict[MessageQueue, ProcessQueue]] = {}
 
     def observe(self, client: str, table: Mapping[MessageQueue, ProcessQueue], alive: bool = True) -> None:
         """Record what changed in ``client``'s ProcessQueue table since last looked at (a client
@@ -93,26 +94,26 @@ class OwnershipLedger:
                 self.say(client, f"no longer holds {mq}")
                 return
 
-    def owners(self) -> Dict[MessageQueue, List[str]]:
+    def owners(self) -> dict[MessageQueue, list[str]]:
         """Queue -> the clients holding it now."""
         return {mq: [i.client for i in spans if i.end is None] for mq, spans in self.ownership.items()}
 
-    def assignment(self, clients: Sequence[str]) -> Dict[str, Tuple[MessageQueue, ...]]:
+    def assignment(self, clients: Sequence[str]) -> dict[str, tuple[MessageQueue, ...]]:
         """Each of ``clients`` (and anyone else holding a queue) -> the queues it holds now."""
-        held: Dict[str, List[MessageQueue]] = {cid: [] for cid in clients}
+        held: dict[str, list[MessageQueue]] = {cid: [] for cid in clients}
         for mq, cids in self.owners().items():
             for cid in cids:
                 held.setdefault(cid, []).append(mq)
         return {cid: tuple(mqs) for cid, mqs in held.items()}
 
-    def problems(self, clients: Sequence[str], queues: Optional[Sequence[MessageQueue]] = None) -> List[str]:
+    def problems(self, clients: Sequence[str], queues: Sequence[MessageQueue] | None = None) -> list[str]:
         """What keeps exactly one owner per queue from holding now (``queues``: those that must be
         held, default all; no queue may have two owners)."""
         assignment = self.assignment(clients)
         target = self.mq_all if queues is None else queues
         return [str(v) for v in coverage(assignment, target) + no_double_assignment(assignment)]
 
-    def _timeline(self, mq: MessageQueue, since: int, until: int) -> List[Tuple[int, int, Tuple[str, ...]]]:
+    def _timeline(self, mq: MessageQueue, since: int, until: int) -> list[tuple[int, int, tuple[str, ...]]]:
         """``(start, end, holders)`` pieces covering ``since``..``until`` for ``mq``."""
         spans = self.ownership.get(mq, [])
         cuts = {since, until}
@@ -120,12 +121,12 @@ class OwnershipLedger:
             cuts.update(t for t in (s.start, s.end) if t is not None and since < t < until)
         pieces = []
         edges = sorted(cuts)
-        for start, end in zip(edges, edges[1:]):
+        for start, end in itertools.pairwise(edges):
             holders = tuple(s.client for s in spans if s.start <= start and (s.end is None or s.end >= end))
             pieces.append((start, end, holders))
         return pieces
 
-    def overlaps(self, since: int = 0, until: Optional[int] = None) -> List[Overlap]:
+    def overlaps(self, since: int = 0, until: int | None = None) -> list[Overlap]:
         """Stretches of time when a queue had two owners or more."""
         until = self.clock.now() if until is None else until
         found = []
@@ -135,7 +136,7 @@ class OwnershipLedger:
                     found.append(Overlap(mq, start, end, holders))
         return found
 
-    def gaps(self, since: int = 0, until: Optional[int] = None) -> List[Gap]:
+    def gaps(self, since: int = 0, until: int | None = None) -> list[Gap]:
         """Stretches of time when a queue had no owner."""
         until = self.clock.now() if until is None else until
         found = []
@@ -145,6 +146,6 @@ class OwnershipLedger:
                     found.append(Gap(mq, start, end))
         return found
 
-    def churn(self, since: int = 0, client: Optional[str] = None) -> int:
+    def churn(self, since: int = 0, client: str | None = None) -> int:
         """ProcessQueues created (queue ownerships that moved) at or after ``since``."""
         return sum(1 for at, cid, _ in self.created if at >= since and (client is None or cid == client))

@@ -17,9 +17,9 @@ Names and behaviour follow the Java class (4.9.8 and 5.3.3), in snake_case:
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Mapping as _Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, Iterator, List, Mapping, Optional
 
 from pytest_rmq_conformance.processqueue.clock import as_clock
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
@@ -41,11 +41,11 @@ class Message:
     """
 
     queue_offset: int
-    body: Optional[bytes] = b""
-    properties: Dict[str, str] = field(default_factory=dict)
+    body: bytes | None = b""
+    properties: dict[str, str] = field(default_factory=dict)
     reconsume_times: int = 0
 
-    def get_property(self, name: str) -> Optional[str]:
+    def get_property(self, name: str) -> str | None:
         return self.properties.get(name)
 
     def __repr__(self) -> str:
@@ -58,23 +58,23 @@ class _OffsetTree(_Mapping):
     ``dict`` (``tree[offset]``, ``.get``, ``.items()``, iteration in offset order)."""
 
     def __init__(self) -> None:
-        self._keys: List[int] = []
-        self._values: Dict[int, Message] = {}
+        self._keys: list[int] = []
+        self._values: dict[int, Message] = {}
 
-    def put(self, offset: int, msg: Message) -> Optional[Message]:
+    def put(self, offset: int, msg: Message) -> Message | None:
         old = self._values.get(offset)
         if old is None:
             bisect.insort(self._keys, offset)
         self._values[offset] = msg
         return old
 
-    def remove(self, offset: int) -> Optional[Message]:
+    def remove(self, offset: int) -> Message | None:
         old = self._values.pop(offset, None)
         if old is not None:
             del self._keys[bisect.bisect_left(self._keys, offset)]
         return old
 
-    def poll_first(self) -> Optional[Message]:
+    def poll_first(self) -> Message | None:
         if not self._keys:
             return None
         return self._values.pop(self._keys.pop(0))
@@ -92,7 +92,7 @@ class _OffsetTree(_Mapping):
     def first_value(self) -> Message:
         return self._values[self.first_key()]
 
-    def values(self) -> List[Message]:
+    def values(self) -> list[Message]:  # type: ignore[override]  # a list, as Java's TreeMap.values() is read
         return [self._values[k] for k in self._keys]
 
     def clear(self) -> None:
@@ -114,7 +114,7 @@ class _OffsetTree(_Mapping):
     def __repr__(self) -> str:
         return f"{{{', '.join(f'{k}: {self._values[k]!r}' for k in self._keys)}}}"
 
-    def keys(self) -> List[int]:
+    def keys(self) -> list[int]:  # type: ignore[override]
         return list(self._keys)
 
 
@@ -127,7 +127,7 @@ class ConsumeLock:
     """
 
     def __init__(self) -> None:
-        self.busy_until: Optional[float] = None
+        self.busy_until: float | None = None
 
     def lock(self) -> None:
         """A listener holds the lock until :meth:`unlock`."""
@@ -148,7 +148,8 @@ class ConsumeLock:
 
     def try_lock(self, now: int, timeout: int) -> bool:
         """``tryLock(timeout)``: true if the holder lets go within ``timeout`` ms."""
-        return not self.held(now) or self.busy_until - now <= timeout
+        busy_until = self.busy_until
+        return busy_until is None or busy_until <= now or busy_until - now <= timeout
 
 
 class ProcessQueue:
@@ -221,7 +222,7 @@ class ProcessQueue:
             return 0
         return len(msg.body)
 
-    def put_message(self, msgs: List[Message]) -> bool:
+    def put_message(self, msgs: list[Message]) -> bool:
         """Cache pulled messages; true when the caller should dispatch the queue for consuming."""
         valid = 0
         for msg in msgs:
@@ -242,7 +243,7 @@ class ProcessQueue:
                     self.msg_acc_cnt = accumulated
         return dispatch
 
-    def remove_message(self, msgs: List[Message]) -> int:
+    def remove_message(self, msgs: list[Message]) -> int:
         """Drop consumed messages; the offset to commit (lowest cached, or max + 1), -1 if empty."""
         self.last_consume_timestamp = self.clock.now()
         if not len(self.msg_tree_map):
@@ -260,12 +261,13 @@ class ProcessQueue:
             result = self.msg_tree_map.first_key()
         return result
 
-    def take_messages(self, batch_size: int) -> List[Message]:
+    def take_messages(self, batch_size: int) -> list[Message]:
         """Orderly: move up to ``batch_size`` of the lowest cached messages to the consuming map."""
         self.last_consume_timestamp = self.clock.now()
-        taken: List[Message] = []
+        taken: list[Message] = []
         while len(taken) < batch_size and len(self.msg_tree_map):
             msg = self.msg_tree_map.poll_first()
+            assert msg is not None  # the map is not empty
             taken.append(msg)
             self.consuming_msg_orderly_tree_map.put(msg.queue_offset, msg)
         if not taken:
@@ -297,7 +299,7 @@ class ProcessQueue:
             self.msg_tree_map.put(msg.queue_offset, msg)
         self.consuming_msg_orderly_tree_map.clear()
 
-    def make_message_to_consume_again(self, msgs: List[Message]) -> None:
+    def make_message_to_consume_again(self, msgs: list[Message]) -> None:
         """Orderly: put the given taken messages back in the cache."""
         for msg in msgs:
             self.consuming_msg_orderly_tree_map.remove(msg.queue_offset)
@@ -314,7 +316,7 @@ class ProcessQueue:
         send_message_back: Callable[[Message, int], object],
         consume_timeout_minutes: float = 15,
         consume_orderly: bool = False,
-    ) -> List[Message]:
+    ) -> list[Message]:
         """Send back cached messages whose listener started more than ``consume_timeout_minutes``
         ago (delay level 3) and remove them; returns those sent back.
 
@@ -323,7 +325,7 @@ class ProcessQueue:
         """
         if consume_orderly:
             return []
-        sent: List[Message] = []
+        sent: list[Message] = []
         for _ in range(min(len(self.msg_tree_map), _CLEAN_BATCH)):
             if not len(self.msg_tree_map):
                 break
@@ -399,13 +401,13 @@ class ProcessQueue:
 
     get_lock_consume = get_consume_lock  # 4.9.8's name
 
-    def get_msg_tree_map(self) -> "_OffsetTree":
+    def get_msg_tree_map(self) -> _OffsetTree:
         return self.msg_tree_map
 
-    def get_consuming_msg_orderly_tree_map(self) -> "_OffsetTree":
+    def get_consuming_msg_orderly_tree_map(self) -> _OffsetTree:
         return self.consuming_msg_orderly_tree_map
 
-    def fill_process_queue_info(self) -> "ProcessQueueInfo":
+    def fill_process_queue_info(self) -> ProcessQueueInfo:
         """A snapshot for ``ProcessQueueInfo`` (``commit_offset`` is the caller's to fill)."""
         tree, consuming = self.msg_tree_map, self.consuming_msg_orderly_tree_map
         info = ProcessQueueInfo(
@@ -427,10 +429,10 @@ class ProcessQueue:
 
     # -- inspection -----------------------------------------------------------
 
-    def cached_offsets(self) -> List[int]:
+    def cached_offsets(self) -> list[int]:
         return self.msg_tree_map.keys()
 
-    def consuming_offsets(self) -> List[int]:
+    def consuming_offsets(self) -> list[int]:
         return self.consuming_msg_orderly_tree_map.keys()
 
     def __repr__(self) -> str:
@@ -458,7 +460,7 @@ class ProcessQueueInfo:
     last_consume_timestamp: int = 0
 
 
-def fill(pq: ProcessQueue, offsets: Iterable[int], body: bytes = b"", properties: Optional[Mapping[str, str]] = None) -> List[Message]:
+def fill(pq: ProcessQueue, offsets: Iterable[int], body: bytes = b"", properties: Mapping[str, str] | None = None) -> list[Message]:
     """Put one message per offset into ``pq`` and return them (a test helper)."""
     msgs = [Message(offset, body, dict(properties or {})) for offset in offsets]
     pq.put_message(msgs)

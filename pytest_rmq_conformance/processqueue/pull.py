@@ -20,11 +20,15 @@ answer. Both work on a :class:`~pytest_rmq_conformance.processqueue.RebalancePus
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.process_queue import Message, ProcessQueue
-from pytest_rmq_conformance.processqueue.rebalance import MQClientException, PullRequest, RebalanceImpl, RebalancePushImpl
+from pytest_rmq_conformance.processqueue.rebalance import (
+    MQClientException,
+    PullRequest,
+    RebalanceImpl,
+    RebalancePushImpl,
+)
 
 __all__ = [
     "PullDecision",
@@ -71,8 +75,8 @@ def pull_message(
     impl: RebalancePushImpl,
     request: PullRequest,
     *,
-    running: Optional[bool] = None,
-    paused: Optional[bool] = None,
+    running: bool | None = None,
+    paused: bool | None = None,
 ) -> PullDecision:
     """The checks before a pull, in Java's order. Every attempt on a live queue refreshes
     ``last_pull_timestamp``, so a pull-expired queue is one whose chain has stopped.
@@ -113,9 +117,9 @@ def process_pull_result(
     impl: RebalancePushImpl,
     request: PullRequest,
     status: str,
-    messages: Optional[List[Message]] = None,
-    next_begin_offset: Optional[int] = None,
-) -> Optional[bool]:
+    messages: list[Message] | None = None,
+    next_begin_offset: int | None = None,
+) -> bool | None:
     """Apply the broker's answer (the callback does not look at ``dropped``).
 
     ``FOUND``: cache the messages (returns ``put_message``'s dispatch flag) and move the
@@ -156,12 +160,12 @@ def process_pull_result(
     raise ValueError(f"unknown pull status {status!r}")
 
 
-def pull_exception_delay(response_code: Optional[str] = None) -> int:
+def pull_exception_delay(response_code: str | None = None) -> int:
     """When a failed pull is retried: 20 ms after the broker's ``FLOW_CONTROL``, else 3 s."""
     return DELAY_WHEN_BROKER_FLOW_CONTROL if response_code == FLOW_CONTROL else DELAY_WHEN_EXCEPTION
 
 
-def lite_pull_task(impl: RebalanceImpl, mq: MessageQueue, pq: Optional[ProcessQueue], cancelled: bool = False) -> bool:
+def lite_pull_task(impl: RebalanceImpl, mq: MessageQueue, pq: ProcessQueue | None, cancelled: bool = False) -> bool:
     """One turn of lite pull's ``PullTaskImpl``: whether it pulls. It stops for a cancelled task
     or a missing or dropped queue; only 5.3.3 refreshes ``last_pull_timestamp``."""
     if cancelled or pq is None or pq.dropped:
@@ -171,7 +175,7 @@ def lite_pull_task(impl: RebalanceImpl, mq: MessageQueue, pq: Optional[ProcessQu
     return True
 
 
-def lite_pull_result(pq: ProcessQueue, messages: List[Message]) -> List[Message]:
+def lite_pull_result(pq: ProcessQueue, messages: list[Message]) -> list[Message]:
     """What lite pull keeps of a pull's messages for ``poll``: nothing once the queue was dropped."""
     if pq is None or pq.dropped:
         return []

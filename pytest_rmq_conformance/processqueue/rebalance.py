@@ -22,12 +22,13 @@ succeeds, else stay as zombies; newly assigned queues get a fresh
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Any
 
-from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.javalang import java_sorted_strings
+from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable
 from pytest_rmq_conformance.processqueue.clock import Timers, as_clock
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
@@ -63,7 +64,7 @@ CONSUME_ACTIVELY = "CONSUME_ACTIVELY"  # pull and lite pull
 
 
 @lru_cache(maxsize=256)
-def _java_order(mq_set: FrozenSet[MessageQueue]) -> Tuple[MessageQueue, ...]:
+def _java_order(mq_set: frozenset[MessageQueue]) -> tuple[MessageQueue, ...]:
     """``Collections.sort`` of a route's queues (remembered: routes rarely change)."""
     return tuple(java_sorted_queues(mq_set))
 
@@ -106,14 +107,14 @@ class RebalanceImpl:
         broker: Broker,
         *,
         clock=None,
-        timers: Optional[Timers] = None,
+        timers: Timers | None = None,
         version: str = "5.3.3",
         config: ClientConfig = ClientConfig(),
         message_model: str = CLUSTERING,
         consume_orderly: bool = False,
         consume_from_where: str = CONSUME_FROM_LAST_OFFSET,
         consume_timestamp: int = 0,
-        offset_store: Optional[OffsetStore] = None,
+        offset_store: OffsetStore | None = None,
     ):
         if message_model not in (CLUSTERING, BROADCASTING):
             raise ValueError(f"message_model must be {CLUSTERING} or {BROADCASTING}, not {message_model!r}")
@@ -130,17 +131,17 @@ class RebalanceImpl:
         self.consume_from_where = consume_from_where
         self.consume_timestamp = consume_timestamp
         self.offset_store = offset_store if offset_store is not None else OffsetStore(broker, consumer_group)
-        self.process_queue_table: Dict[MessageQueue, ProcessQueue] = {}
-        self.topic_subscribe_info_table: Dict[str, Set[MessageQueue]] = {}
-        self.subscription_inner: Dict[str, int] = {}  # topic -> sub version
+        self.process_queue_table: dict[MessageQueue, ProcessQueue] = {}
+        self.topic_subscribe_info_table: dict[str, set[MessageQueue]] = {}
+        self.subscription_inner: dict[str, int] = {}  # topic -> sub version
         #: pull requests handed to the pull service: ``(due time, request)``
-        self.pull_requests: List[tuple] = []
+        self.pull_requests: list[tuple] = []
         #: called with ``(requests, delay)`` instead of recording them, when set
-        self.on_pull_requests: Optional[Callable[[List[PullRequest], int], None]] = None
+        self.on_pull_requests: Callable[[list[PullRequest], int], None] | None = None
         #: 5.3.3 ``rebalanceLater`` delays asked for
-        self.rebalance_later_requests: List[int] = []
-        self.allocate_errors: List[tuple] = []
-        self.balanced: Dict[str, bool] = {}
+        self.rebalance_later_requests: list[int] = []
+        self.allocate_errors: list[tuple] = []
+        self.balanced: dict[str, bool] = {}
         self.paused = False
         #: false once the client has shut down or crashed: its delayed calls do nothing
         self.running = True
@@ -151,13 +152,13 @@ class RebalanceImpl:
         """``CONSUME_PASSIVELY`` (push) or ``CONSUME_ACTIVELY`` (pull, lite pull)."""
         return self.CONSUME_TYPE
 
-    def get_process_queue_table(self) -> Dict[MessageQueue, ProcessQueue]:
+    def get_process_queue_table(self) -> dict[MessageQueue, ProcessQueue]:
         return self.process_queue_table
 
-    def get_topic_subscribe_info_table(self) -> Dict[str, Set[MessageQueue]]:
+    def get_topic_subscribe_info_table(self) -> dict[str, set[MessageQueue]]:
         return self.topic_subscribe_info_table
 
-    def get_subscription_inner(self) -> Dict[str, int]:
+    def get_subscription_inner(self) -> dict[str, int]:
         return self.subscription_inner
 
     def get_allocate_message_queue_strategy(self) -> Any:
@@ -168,12 +169,12 @@ class RebalanceImpl:
 
     # -- subscriptions ------------------------------------------------------
 
-    def subscribe(self, topic: str, mq_set: Optional[Iterable[MessageQueue]]) -> None:
+    def subscribe(self, topic: str, mq_set: Iterable[MessageQueue] | None) -> None:
         """Subscribe to ``topic`` whose route holds ``mq_set`` (``None``: no route known)."""
         self.subscription_inner.setdefault(topic, self.clock.now())
         self.update_topic_route(topic, mq_set)
 
-    def update_topic_route(self, topic: str, mq_set: Optional[Iterable[MessageQueue]]) -> None:
+    def update_topic_route(self, topic: str, mq_set: Iterable[MessageQueue] | None) -> None:
         if mq_set is None:
             self.topic_subscribe_info_table.pop(topic, None)
         else:
@@ -184,7 +185,7 @@ class RebalanceImpl:
 
     # -- rebalancing -----------------------------------------------------------
 
-    def do_rebalance(self, is_order: bool = False) -> Optional[bool]:
+    def do_rebalance(self, is_order: bool = False) -> bool | None:
         """Rebalance every subscribed topic; 5.3.3 returns whether all are balanced, 4.9.8 ``None``."""
         balanced = True
         for topic in list(self.subscription_inner):
@@ -197,10 +198,10 @@ class RebalanceImpl:
         self.truncate_message_queue_not_my_topic()
         return balanced if self.version == "5.3.3" else None
 
-    def _working_message_queues(self, topic: str) -> Set[MessageQueue]:
+    def _working_message_queues(self, topic: str) -> set[MessageQueue]:
         return {mq for mq, pq in self.process_queue_table.items() if mq.topic == topic and not pq.dropped}
 
-    def allocate(self, topic: str, mq_all: List[MessageQueue], cid_all: List[str]) -> Set[MessageQueue]:
+    def allocate(self, topic: str, mq_all: list[MessageQueue], cid_all: list[str]) -> set[MessageQueue]:
         """The strategy's answer as a set (raises what the strategy raises)."""
         result = self.allocate_message_queue_strategy.allocate(self.consumer_group, self.client_id, mq_all, cid_all)
         return set(result) if result is not None else set()
@@ -234,17 +235,14 @@ class RebalanceImpl:
         self.balanced[topic] = allocated == self._working_message_queues(topic)
         return self.balanced[topic]
 
-    def update_process_queue_table_in_rebalance(self, topic: str, mq_set: Set[MessageQueue], need_lock: bool) -> bool:
+    def update_process_queue_table_in_rebalance(self, topic: str, mq_set: set[MessageQueue], need_lock: bool) -> bool:
         """Drop what is no longer ours (or pull-expired, push only), add what is new; ``changed``."""
         changed = False
         candidates = []
         for mq, pq in list(self.process_queue_table.items()):
             if mq.topic != topic:
                 continue
-            if mq not in mq_set:
-                pq.dropped = True
-                candidates.append((mq, pq))
-            elif pq.is_pull_expired() and self.consume_type() == CONSUME_PASSIVELY:
+            if mq not in mq_set or (pq.is_pull_expired() and self.consume_type() == CONSUME_PASSIVELY):
                 pq.dropped = True
                 candidates.append((mq, pq))
         for mq, pq in candidates:
@@ -293,10 +291,10 @@ class RebalanceImpl:
     def rebalance_immediately(self) -> None:
         self.rebalance_later(0)
 
-    def dispatch_pull_request(self, requests: List[PullRequest], delay: int) -> None:
+    def dispatch_pull_request(self, requests: list[PullRequest], delay: int) -> None:
         """Lite pull and pull consumers start no pull chain here."""
 
-    def _hand_over(self, requests: List[PullRequest], delay: int) -> None:
+    def _hand_over(self, requests: list[PullRequest], delay: int) -> None:
         if not requests:
             return
         if self.on_pull_requests is not None:
@@ -310,7 +308,7 @@ class RebalanceImpl:
         self.offset_store.remove_offset(mq)
         return True
 
-    def message_queue_changed(self, topic: str, mq_all: Set[MessageQueue], mq_divided: Set[MessageQueue]) -> None:
+    def message_queue_changed(self, topic: str, mq_all: set[MessageQueue], mq_divided: set[MessageQueue]) -> None:
         """Hook run after a change of this client's share of ``topic``."""
 
     # -- offsets ---------------------------------------------------------------
@@ -353,8 +351,8 @@ class RebalanceImpl:
                 pq.last_lock_timestamp = self.clock.now()
         return mq in granted
 
-    def _by_broker(self) -> Dict[str, List[MessageQueue]]:
-        table: Dict[str, List[MessageQueue]] = {}
+    def _by_broker(self) -> dict[str, list[MessageQueue]]:
+        table: dict[str, list[MessageQueue]] = {}
         for mq, pq in self.process_queue_table.items():
             if self.version == "5.3.3" and pq.dropped:
                 continue
@@ -418,7 +416,7 @@ class RebalanceImpl:
             pq.dropped = True
         self.process_queue_table.clear()
 
-    def reset_offset(self, topic: str, offset_table: Dict[MessageQueue, int]) -> None:
+    def reset_offset(self, topic: str, offset_table: dict[MessageQueue, int]) -> None:
         """``MQClientInstance.resetOffset``: pause, drop and clear the topic's queues named in
         ``offset_table``; 10 s later set their offsets, run the removal steps, take them out of
         the table and resume (the next rebalance adds them afresh)."""
@@ -455,11 +453,11 @@ class RebalancePushImpl(RebalanceImpl):
         self.pull_threshold_size_for_queue = pull_threshold_size_for_queue
         self.pull_threshold_size_for_topic = pull_threshold_size_for_topic
         #: ``MessageQueueListener`` of 5.3.3: called with ``(topic, mq_all, mq_divided)``
-        self.message_queue_listener: Optional[Callable[[str, Set[MessageQueue], Set[MessageQueue]], None]] = None
-        self.listener_errors: List[tuple] = []
+        self.message_queue_listener: Callable[[str, set[MessageQueue], set[MessageQueue]], None] | None = None
+        self.listener_errors: list[tuple] = []
         self.heartbeats = 0
 
-    def do_rebalance(self, is_order: Optional[bool] = None) -> Optional[bool]:
+    def do_rebalance(self, is_order: bool | None = None) -> bool | None:
         """``is_order`` defaults to ``consume_orderly``; a paused consumer skips the run."""
         if self.paused:
             return False if self.version == "5.3.3" else None
@@ -515,11 +513,11 @@ class RebalancePushImpl(RebalanceImpl):
         pq.try_unlock_times += 1
         return False
 
-    def dispatch_pull_request(self, requests: List[PullRequest], delay: int) -> None:
+    def dispatch_pull_request(self, requests: list[PullRequest], delay: int) -> None:
         """4.9.8 pulls at once; 5.3.3 after ``delay`` (500 ms)."""
         self._hand_over(requests, 0 if self.version == "4.9.8" else delay)
 
-    def message_queue_changed(self, topic: str, mq_all: Set[MessageQueue], mq_divided: Set[MessageQueue]) -> None:
+    def message_queue_changed(self, topic: str, mq_all: set[MessageQueue], mq_divided: set[MessageQueue]) -> None:
         """New sub version, per-queue flow thresholds from the topic's, a heartbeat."""
         self.subscription_inner[topic] = self.clock.now()
         count = len(self.process_queue_table)
@@ -570,7 +568,7 @@ class RebalanceLitePullImpl(RebalanceImpl):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.assigned_message_queue: Dict[MessageQueue, ProcessQueue] = {}
+        self.assigned_message_queue: dict[MessageQueue, ProcessQueue] = {}
 
     def compute_pull_from_where_with_exception(self, mq: MessageQueue) -> int:
         last = self.offset_store.read_offset(mq, MEMORY_FIRST_THEN_STORE)
@@ -588,7 +586,7 @@ class RebalanceLitePullImpl(RebalanceImpl):
         except MQClientException:
             return -1
 
-    def message_queue_changed(self, topic: str, mq_all: Set[MessageQueue], mq_divided: Set[MessageQueue]) -> None:
+    def message_queue_changed(self, topic: str, mq_all: set[MessageQueue], mq_divided: set[MessageQueue]) -> None:
         """``updateAssignedMessageQueue``: drop this topic's queues not in ``mq_divided``, add the new."""
         for mq in list(self.assigned_message_queue):
             if mq.topic == topic and mq not in mq_divided:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Protocol, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Protocol
 
 from pytest_rmq_conformance.model import MessageQueue
 
@@ -17,13 +18,13 @@ __all__ = [
 ]
 
 #: The RocketMQ releases whose Java classes produced the golden vectors.
-RELEASES: Tuple[str, ...] = ("4.7.1", "4.9.8", "5.3.3")
+RELEASES: tuple[str, ...] = ("4.7.1", "4.9.8", "5.3.3")
 DEFAULT_RELEASE = "5.3.3"
 
 _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 
-def parse_release(version: str) -> Tuple[int, int, int]:
+def parse_release(version: str) -> tuple[int, int, int]:
     """``"4.9.8"`` -> ``(4, 9, 8)``; ``ValueError`` for anything but a 4.x or 5.x release."""
     match = _RELEASE.fullmatch(version) if isinstance(version, str) else None
     if match is None or int(match.group(1)) not in (4, 5):
@@ -36,15 +37,15 @@ def parse_release(version: str) -> Tuple[int, int, int]:
 class MachineRoomResolver(Protocol):
     """Tells in which machine room a broker and a consumer are deployed."""
 
-    def broker_deploy_in(self, mq: MessageQueue) -> Optional[str]: ...
+    def broker_deploy_in(self, mq: MessageQueue) -> str | None: ...
 
-    def consumer_deploy_in(self, cid: str) -> Optional[str]: ...
+    def consumer_deploy_in(self, cid: str) -> str | None: ...
 
 
 def check_arguments(
-    current_cid: Optional[str],
-    mq_all: Optional[Sequence[MessageQueue]],
-    cid_all: Optional[Sequence[str]],
+    current_cid: str | None,
+    mq_all: Sequence[MessageQueue] | None,
+    cid_all: Sequence[str] | None,
 ) -> bool:
     """The argument check the Java strategies make before allocating.
 
@@ -75,11 +76,11 @@ class AllocateMessageQueueStrategy:
 
     def allocate(
         self,
-        consumer_group: Optional[str],
-        current_cid: Optional[str],
-        mq_all: Optional[Sequence[MessageQueue]],
-        cid_all: Optional[Sequence[str]],
-    ) -> Optional[List[MessageQueue]]:
+        consumer_group: str | None,
+        current_cid: str | None,
+        mq_all: Sequence[MessageQueue] | None,
+        cid_all: Sequence[str] | None,
+    ) -> list[MessageQueue] | None:
         """The queues ``current_cid`` takes, in Java's order."""
         raise NotImplementedError
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies.base import DEFAULT_RELEASE, AllocateMessageQueueStrategy
@@ -20,7 +20,7 @@ class AllocateMessageQueueByConfig(AllocateMessageQueueStrategy):
 
     def __init__(
         self,
-        message_queue_list: Optional[Sequence[MessageQueue]] = None,
+        message_queue_list: Sequence[MessageQueue] | None = None,
         *,
         version: str = DEFAULT_RELEASE,
     ) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from pytest_rmq_conformance.javalang import java_get_bytes, normalize_charset
 from pytest_rmq_conformance.model import MessageQueue
@@ -43,7 +43,7 @@ class HashRing:
 
     def __init__(self, client_ids: Sequence[str], virtual_node_cnt: int, hash_function: HashFunction):
         self._hash = hash_function
-        owners: Dict[int, str] = {}
+        owners: dict[int, str] = {}
         on_ring: Counter = Counter()
         for cid in client_ids:
             first = on_ring[cid]
@@ -57,7 +57,7 @@ class HashRing:
         self._keys = sorted(owners)
         self._owners = [owners[key] for key in self._keys]
 
-    def route(self, object_key: str) -> Optional[str]:
+    def route(self, object_key: str) -> str | None:
         """The client owning the first key ``>=`` the hash of ``object_key``, wrapping around."""
         if not self._keys:
             return None
@@ -66,7 +66,7 @@ class HashRing:
 
 
 @lru_cache(maxsize=32)
-def _md5_ring(client_ids: Tuple[str, ...], virtual_node_cnt: int, charset: str) -> HashRing:
+def _md5_ring(client_ids: tuple[str, ...], virtual_node_cnt: int, charset: str) -> HashRing:
     # The default ring depends on nothing but these arguments, and a group's
     # clients all build the same one: keep the last few.
     return HashRing(client_ids, virtual_node_cnt, partial(md5_hash, charset=charset))
@@ -87,7 +87,7 @@ class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
     def __init__(
         self,
         virtual_node_cnt: int = 10,
-        custom_hash_function: Union[HashFunction, object, None] = None,
+        custom_hash_function: HashFunction | object | None = None,
         *,
         version: str = DEFAULT_RELEASE,
         charset: str = "UTF-8",
@@ -125,7 +125,7 @@ class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
             settings["charset"] = self.charset
         return settings
 
-    def allocate(self, consumer_group, current_cid, mq_all, cid_all) -> List[MessageQueue]:
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all) -> list[MessageQueue]:
         if not check_arguments(current_cid, mq_all, cid_all):
             return []
         if self.custom_hash_function is None:

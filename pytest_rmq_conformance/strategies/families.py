@@ -25,9 +25,10 @@ Hypothesis is imported only by the draw functions, when groups are drawn.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+from typing import Any
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
@@ -44,6 +45,7 @@ __all__ = [
     "PARTITION",
     "Family",
     "register",
+    "unregister",
     "get",
     "family_of",
     "all_families",
@@ -54,21 +56,21 @@ __all__ = [
 ENTRY_POINT_GROUP = "rmq_conformance.families"
 
 #: a partition of mq_all that every client computes alike
-PARTITION: FrozenSet[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
+PARTITION: frozenset[str] = frozenset({"coverage", "no-double-assignment", "only-from-mq-all", "one-answer"})
 
 Params = Mapping[str, Any]
-Keywords = Dict[str, Any]
+Keywords = dict[str, Any]
 
 
 def _no_keywords(params: Params, version: str, charset: str) -> Keywords:
     return {}
 
 
-def _no_params(keywords: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+def _no_params(keywords: Mapping[str, Any]) -> dict[str, Any] | None:
     return {}
 
 
-def _draw_nothing(draw, queues: Sequence[MessageQueue], adversarial: bool) -> Dict[str, Any]:
+def _draw_nothing(draw, queues: Sequence[MessageQueue], adversarial: bool) -> dict[str, Any]:
     return {}
 
 
@@ -96,19 +98,19 @@ class Family:
 
     name: str
     build: Callable[[Params, str, str], Any]
-    properties: Callable[[str], FrozenSet[str]] = lambda version: PARTITION
+    properties: Callable[[str], frozenset[str]] = lambda version: PARTITION
     keywords: Callable[[Params, str, str], Keywords] = _no_keywords
-    params: Callable[[Mapping[str, Any]], Optional[Dict[str, Any]]] = _no_params
-    keyword_names: Tuple[str, ...] = ()
+    params: Callable[[Mapping[str, Any]], dict[str, Any] | None] = _no_params
+    keyword_names: tuple[str, ...] = ()
     defaults: Mapping[str, Any] = field(default_factory=dict)
     probe: Params = field(default_factory=dict)
-    default_params: Callable[[Sequence[MessageQueue]], Dict[str, Any]] = lambda mq_all: {}
-    draw_params: Callable[..., Dict[str, Any]] = _draw_nothing
-    draw_group: Optional[Callable[..., Any]] = None
+    default_params: Callable[[Sequence[MessageQueue]], dict[str, Any]] = lambda mq_all: {}
+    draw_params: Callable[..., dict[str, Any]] = _draw_nothing
+    draw_group: Callable[..., Any] | None = None
     needs_rooms: bool = False
     hashes: bool = False
-    name_prefix: Optional[str] = None
-    port: Optional[type] = None
+    name_prefix: str | None = None
+    port: type | None = None
 
     def matches(self, strategy_name: str) -> bool:
         """Whether a strategy called ``strategy_name`` belongs to this family."""
@@ -116,7 +118,7 @@ class Family:
             return True
         return self.name_prefix is not None and strategy_name.startswith(self.name_prefix)
 
-    def params_of(self, instance: Any) -> Optional[Dict[str, Any]]:
+    def params_of(self, instance: Any) -> dict[str, Any] | None:
         """The golden params describing ``instance``'s configuration, or ``None`` when it
         lacks an attribute or carries what params cannot describe."""
         keywords = {}
@@ -129,12 +131,12 @@ class Family:
                 return None
         return self.params(keywords)
 
-    def normalized(self, params: Params, version: str) -> Optional[Dict[str, Any]]:
+    def normalized(self, params: Params, version: str) -> dict[str, Any] | None:
         """``params`` sent through the keywords and back, for comparing configurations."""
         return self.params(self.keywords(params, version, "UTF-8"))
 
 
-_REGISTRY: Dict[str, Family] = {}
+_REGISTRY: dict[str, Family] = {}
 _entry_points_loaded = False
 
 
@@ -144,8 +146,13 @@ def register(family: Family) -> Family:
     return family
 
 
+def unregister(name: str) -> None:
+    """Remove the family called ``name``, if there is one (a test's registration, say)."""
+    _REGISTRY.pop(name, None)
+
+
 def _load_entry_points() -> None:
-    global _entry_points_loaded
+    global _entry_points_loaded  # noqa: PLW0603 (entry points are read once per process)
     if _entry_points_loaded:
         return
     _entry_points_loaded = True
@@ -159,13 +166,13 @@ def _load_entry_points() -> None:
             ) from exc
 
 
-def all_families() -> List[Family]:
+def all_families() -> list[Family]:
     """Every registered family, the built-in ones first."""
     _load_entry_points()
     return list(_REGISTRY.values())
 
 
-def names() -> List[str]:
+def names() -> list[str]:
     return [family.name for family in all_families()]
 
 
@@ -179,7 +186,7 @@ def get(name: str) -> Family:
         raise ValueError(f"unknown strategy {name!r}; expected one of {sorted(_REGISTRY)}") from None
 
 
-def family_of(strategy_name: Any) -> Optional[Family]:
+def family_of(strategy_name: Any) -> Family | None:
     """The family a strategy's ``name`` belongs to, or ``None`` for a strategy with no Java twin."""
     if not isinstance(strategy_name, str):
         return None
@@ -198,7 +205,7 @@ def _expect_keys(name: str, params: Params, allowed: set) -> None:
         raise ValueError(f"{name}: unknown parameter(s) {unknown}; expected some of {sorted(allowed)}")
 
 
-def build_resolver(spec: Mapping[str, Any]):
+def build_resolver(spec: Any):
     """A resolver from ``{"kind": "map", "brokerRoom": {...}, "consumerRoom": {...}}``
     or ``{"kind": "split", "separator": "-"}``."""
     if not isinstance(spec, Mapping):
@@ -213,7 +220,7 @@ def build_resolver(spec: Mapping[str, Any]):
     raise ValueError(f"resolver kind must be 'map' or 'split', not {kind!r}")
 
 
-def _queues(triples: Optional[list]) -> Optional[list]:
+def _queues(triples: list | None) -> list | None:
     return None if triples is None else [MessageQueue.from_json(t) for t in triples]
 
 
@@ -260,7 +267,7 @@ def _hash_keywords(params: Params, version: str, charset: str) -> Keywords:
     return keywords
 
 
-def _hash_draw(draw, queues, adversarial: bool) -> Dict[str, Any]:
+def _hash_draw(draw, queues, adversarial: bool) -> dict[str, Any]:
     from hypothesis import strategies as st
 
     return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(0 if adversarial else 1, 20)))}
@@ -292,18 +299,18 @@ def _room_build(params: Params, version: str, charset: str):
     return AllocateMessageQueueByMachineRoom(params.get("consumeridcs"), version=version)
 
 
-def _room_properties(version: str) -> FrozenSet[str]:
+def _room_properties(version: str) -> frozenset[str]:
     if parse_release(version) < (4, 8, 0):  # blocks taken from mq_all: gaps, ineligible queues held
         return frozenset({"no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
     return frozenset({"eligible-coverage", "no-double-assignment", "only-from-mq-all", "balance", "one-answer"})
 
 
-def _room_params(keywords: Mapping[str, Any]) -> Dict[str, Any]:
+def _room_params(keywords: Mapping[str, Any]) -> dict[str, Any]:
     idcs = keywords["consumeridcs"]
     return {"consumeridcs": None if idcs is None else sorted(idcs)}
 
 
-def _room_draw(draw, queues, adversarial: bool) -> Dict[str, Any]:
+def _room_draw(draw, queues, adversarial: bool) -> dict[str, Any]:
     from hypothesis import strategies as st
 
     used = sorted({mq.broker_name.split("@")[0] for mq in queues})
@@ -339,7 +346,7 @@ register(
 # -- MACHINE_ROOM_NEARBY -----------------------------------------------------------
 
 
-def _inner(params: Params) -> Tuple[str, Dict[str, Any]]:
+def _inner(params: Params) -> tuple[str, dict[str, Any]]:
     inner = params.get("inner")
     if not isinstance(inner, Mapping) or "strategy" not in inner:
         raise ValueError(f"MACHINE_ROOM_NEARBY: inner must be {{'strategy': ..., 'params': ...}}, not {inner!r}")
@@ -401,12 +408,12 @@ def _config_build(params: Params, version: str, charset: str):
     return AllocateMessageQueueByConfig(_queues(params.get("messageQueueList")), version=version)
 
 
-def _config_params(keywords: Mapping[str, Any]) -> Dict[str, Any]:
+def _config_params(keywords: Mapping[str, Any]) -> dict[str, Any]:
     queues = keywords["message_queue_list"]
     return {"messageQueueList": None if queues is None else [mq.to_json() for mq in queues]}
 
 
-def _config_draw(draw, queues, adversarial: bool) -> Dict[str, Any]:
+def _config_draw(draw, queues, adversarial: bool) -> dict[str, Any]:
     from hypothesis import strategies as st
 
     if adversarial and draw(st.integers(0, 9)) == 9:

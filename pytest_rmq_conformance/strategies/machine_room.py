@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from pytest_rmq_conformance.javalang import java_split
 from pytest_rmq_conformance.strategies.base import (
@@ -28,7 +28,7 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
 
     def __init__(
         self,
-        consumeridcs: Optional[Iterable[str]] = None,
+        consumeridcs: Iterable[str] | None = None,
         *,
         version: str = DEFAULT_RELEASE,
     ) -> None:
@@ -68,7 +68,7 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
         return room in self.consumeridcs
 
 
-def broker_room(broker_name: str) -> Optional[str]:
+def broker_room(broker_name: str) -> str | None:
     """The room of a ``<room>@<name>`` broker (Java split: exactly two parts), else ``None``."""
     parts = java_split(broker_name, "@")
     return parts[0] if len(parts) == 2 else None

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Dict, List
-
 from pytest_rmq_conformance.javalang import java_string_key
 from pytest_rmq_conformance.strategies.base import (
     DEFAULT_RELEASE,
@@ -53,13 +51,13 @@ class AllocateMachineRoomNearby(AllocateMessageQueueStrategy):
         if not check_arguments(current_cid, mq_all, cid_all):
             return []
         resolver = self.machine_room_resolver
-        queues_by_room: Dict[str, list] = {}
+        queues_by_room: dict[str, list] = {}
         for mq in mq_all:
             room = resolver.broker_deploy_in(mq)
             if not room:
                 raise ValueError(f"Machine room is null for mq {mq}")
             queues_by_room.setdefault(room, []).append(mq)
-        clients_by_room: Dict[str, List[str]] = {}
+        clients_by_room: dict[str, list[str]] = {}
         for cid in cid_all:
             room = resolver.consumer_deploy_in(cid)
             if not room:
@@ -69,8 +67,8 @@ class AllocateMachineRoomNearby(AllocateMessageQueueStrategy):
         inner = self.allocate_message_queue_strategy
         result: list = []
         own_room = resolver.consumer_deploy_in(current_cid)
-        own_queues = queues_by_room.pop(own_room, None)
-        if own_queues:
+        own_queues = queues_by_room.pop(own_room, None) if own_room else None  # no room: no queues of its own
+        if own_room and own_queues:
             result.extend(inner.allocate(consumer_group, current_cid, own_queues, clients_by_room.get(own_room)))
         for room in sorted(queues_by_room, key=java_string_key):
             if room not in clients_by_room:

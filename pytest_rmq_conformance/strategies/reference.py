@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, Optional
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from pytest_rmq_conformance.javalang import normalize_charset
 from pytest_rmq_conformance.strategies import families
@@ -16,7 +17,7 @@ class _PortClasses(Mapping):
     """Java ``getName()`` -> the class that ports it, for every registered family with a port
     (``MACHINE_ROOM_NEARBY`` wraps an inner one)."""
 
-    def _ported(self) -> Dict[str, type]:
+    def _ported(self) -> dict[str, type]:
         return {family.name: family.port for family in families.all_families() if family.port is not None}
 
     def __getitem__(self, name: str) -> type:
@@ -32,7 +33,7 @@ class _PortClasses(Mapping):
 REFERENCE_CLASSES: Mapping[str, type] = _PortClasses()
 
 
-def reference_strategy(name: str, params: Optional[Mapping[str, Any]] = None, version: str = DEFAULT_RELEASE) -> Any:
+def reference_strategy(name: str, params: Mapping[str, Any] | None = None, version: str = DEFAULT_RELEASE) -> Any:
     """Build the reference port of strategy ``name`` configured by ``params``,
     behaving like RocketMQ release ``version``.
 

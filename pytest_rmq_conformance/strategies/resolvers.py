@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from collections.abc import Mapping
 
 from pytest_rmq_conformance.javalang import java_split
 from pytest_rmq_conformance.model import MessageQueue
@@ -17,10 +17,10 @@ class MapMachineRoomResolver:
         self.broker_room = dict(broker_room)
         self.consumer_room = dict(consumer_room)
 
-    def broker_deploy_in(self, mq: MessageQueue) -> Optional[str]:
+    def broker_deploy_in(self, mq: MessageQueue) -> str | None:
         return self.broker_room.get(mq.broker_name)
 
-    def consumer_deploy_in(self, cid: str) -> Optional[str]:
+    def consumer_deploy_in(self, cid: str) -> str | None:
         return self.consumer_room.get(cid)
 
     def __repr__(self) -> str:

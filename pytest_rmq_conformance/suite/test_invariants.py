@@ -1,14 +1,23 @@
 """Invariants on generated groups: the properties the strategy claims (Java's, for a Java twin)."""
 
+from typing import Any
+
 import pytest
 
 from pytest_rmq_conformance.engine.calls import assign
 from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.plugin.verdicts import run_generated
-from pytest_rmq_conformance.engine.scenarios import java_ordered
-from pytest_rmq_conformance.engine.properties import CHANGE_PROPERTIES, GROUP_PROPERTIES, PROPERTIES, check_group, for_scenario
+from pytest_rmq_conformance.engine.invariants import Assignment
+from pytest_rmq_conformance.engine.properties import (
+    CHANGE_PROPERTIES,
+    GROUP_PROPERTIES,
+    PROPERTIES,
+    check_group,
+    for_scenario,
+)
 from pytest_rmq_conformance.engine.reports import format_generated
+from pytest_rmq_conformance.engine.scenarios import Scenario, java_ordered
 from pytest_rmq_conformance.engine.steps import check_members, check_step
+from pytest_rmq_conformance.plugin.verdicts import run_generated
 
 pytestmark = pytest.mark.rmq_check("invariants")
 
@@ -49,8 +58,9 @@ def _walk(conformance, plan, claimed):
     client that comes back is a new process with a new one). Fails on the first step that
     breaks one of the ``claimed`` properties."""
     timeout = conformance.settings.timeout
-    instances = {}
-    before, before_group = None, None
+    instances: dict[str, Any] = {}
+    before: Assignment | None = None
+    before_group: Scenario | None = None
     for step, (event, members) in enumerate(plan.groups()):
         if event is not None and event.kind == "crash":
             instances.pop(event.client, None)
@@ -59,6 +69,7 @@ def _walk(conformance, plan, claimed):
         if event is None:
             violations = list(problems) + list(check_members(claimed, group, shares))
         else:
+            assert before_group is not None and before is not None  # the first step is the starting group
             violations = list(problems) + list(check_step(claimed, event, before_group, before, group, shares).violations)
         if violations:
             where = "the starting group" if event is None else f"step {step} ({event})"

@@ -3,11 +3,11 @@
 import pytest
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.engine.one_answer import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
 from pytest_rmq_conformance.engine.generation import PropertyFailure
+from pytest_rmq_conformance.engine.one_answer import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
+from pytest_rmq_conformance.engine.reports import format_generated
 from pytest_rmq_conformance.engine.subject import PROFILES
 from pytest_rmq_conformance.plugin.verdicts import run_generated
-from pytest_rmq_conformance.engine.reports import format_generated
 
 pytestmark = pytest.mark.rmq_check("one-answer")
 
@@ -35,7 +35,7 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
         if check == "fresh-instance" and not rmq_conformance.fresh_instances:
             pytest.skip("an instance spec is one object: pass its class or a factory to compare fresh instances")
 
-        def body(scenario):
+        def one_group(scenario):
             violations = in_process(
                 check, rmq_conformance.build_for, scenario, settings.timeout, settings.strict_order, rmq_conformance.fresh_instances
             )
@@ -43,7 +43,7 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
                 headline = f"{name} breaks one-answer/{check} ({WHAT[check]})"
                 raise PropertyFailure(format_generated(headline, [v.detail for v in violations], scenario, scenario.dumps()))
 
-        run_generated(request, rmq_conformance, rmq_groups.scenarios(adversarial=True), body)
+        run_generated(request, rmq_conformance, rmq_groups.scenarios(adversarial=True), one_group)
         return
 
     spec = rmq_conformance.portable_spec()
@@ -58,7 +58,7 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
     profile = PROFILES[settings.profile]
     problems = []
 
-    def body(groups):
+    def batch(groups):
         violations, trouble = across_processes(check, run, groups)
         problems.extend(trouble)
         if violations:
@@ -68,6 +68,6 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
 
     size = profile["batch"]
     examples = st.lists(rmq_groups.scenarios(adversarial=True), min_size=size, max_size=size)
-    run_generated(request, rmq_conformance, examples, body, max_examples=profile["batches"], shrink=False)
+    run_generated(request, rmq_conformance, examples, batch, max_examples=profile["batches"], shrink=False)
     if problems:
         pytest.fail("the worker processes could not answer: " + "; ".join(dict.fromkeys(problems)), pytrace=False)

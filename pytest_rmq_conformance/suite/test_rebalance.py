@@ -6,23 +6,21 @@ after their own delay (or not at all, and wait for their periodic run).
 """
 
 import json
-from typing import Dict, Optional
 
 import pytest
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine.calls import Hang
 from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.engine.steps import check_step
-from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated
-from pytest_rmq_conformance.engine.scenarios import java_ordered
 from pytest_rmq_conformance.engine.layouts import broker_names, client_ids, needs_rooms, queue_layout
-from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
-from pytest_rmq_conformance.processqueue.simulation import GroupSimulation
 from pytest_rmq_conformance.engine.properties import coverage_target
 from pytest_rmq_conformance.engine.reports import format_generated
-from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, default_params
+from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, default_params, java_ordered
+from pytest_rmq_conformance.engine.steps import check_step
 from pytest_rmq_conformance.engine.timeouts import CallTimeout
+from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated
+from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
+from pytest_rmq_conformance.processqueue.simulation import GroupSimulation
 
 pytestmark = pytest.mark.rmq_check("rebalance")
 
@@ -32,7 +30,7 @@ SETTLE_LIMIT = 60000
 NOTIFY_DELAYS = st.sampled_from([0, 0, 0, 150, 2500, 19000, None])
 
 
-def _partitions(conformance) -> Optional[str]:
+def _partitions(conformance) -> str | None:
     """Why convergence to one owner per queue is not expected of this strategy, if it is not."""
     claimed = conformance.properties
     if not {"coverage", "eligible-coverage"} & claimed or "no-double-assignment" not in claimed:
@@ -115,7 +113,7 @@ def test_rebalance_converges(rmq_conformance, rmq_groups, rmq_client_version, re
     run_generated(request, rmq_conformance, examples, check)
 
 
-def _plan_data(plan: Plan, notify: Dict[str, Optional[int]]) -> str:
+def _plan_data(plan: Plan, notify: dict[str, int | None]) -> str:
     return json.dumps({**plan.to_json(), "notifyDelay": notify}, ensure_ascii=False)
 
 

@@ -4,8 +4,8 @@ import pytest
 
 from pytest_rmq_conformance.engine.differential import differences
 from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.plugin.verdicts import run_generated
 from pytest_rmq_conformance.engine.reports import format_generated, format_mismatch
+from pytest_rmq_conformance.plugin.verdicts import run_generated
 
 pytestmark = pytest.mark.rmq_check("reference")
 

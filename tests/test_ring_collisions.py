@@ -1,0 +1,32 @@
+"""The ring-key collisions the consistent-hash generators draw from really collide."""
+
+import pytest
+
+from pytest_rmq_conformance import MessageQueue
+from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
+from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
+
+CHARSETS = ["UTF-8", "ISO-8859-1"]
+
+
+@pytest.mark.parametrize("charset", CHARSETS)
+@pytest.mark.parametrize("topic, broker, queue_id, cid, replica", QUEUE_ON_NODE)
+def test_each_queue_hashes_onto_its_virtual_node(topic, broker, queue_id, cid, replica, charset):
+    queue = str(MessageQueue(topic, broker, queue_id))
+    assert md5_hash(queue, charset) == md5_hash(f"{cid}-{replica}", charset)
+
+
+@pytest.mark.parametrize("topic, broker, queue_id, cid, replica", QUEUE_ON_NODE)
+def test_java_routes_such_a_queue_to_that_very_node(topic, broker, queue_id, cid, replica):
+    """First key ``>=`` the hash: the node the queue sits on, not the next one (a ``>`` port's)."""
+    others = [f"10.0.0.2@{n}" for n in range(8)]
+    ring = HashRing([*others, cid], replica + 1, md5_hash)
+    assert ring.route(str(MessageQueue(topic, broker, queue_id))) == cid
+
+
+@pytest.mark.parametrize("charset", CHARSETS)
+@pytest.mark.parametrize("first, second", NODE_ON_NODE)
+def test_each_pair_of_virtual_nodes_shares_one_key(first, second, charset):
+    (cid_a, k_a), (cid_b, k_b) = first, second
+    assert cid_a != cid_b
+    assert md5_hash(f"{cid_a}-{k_a}", charset) == md5_hash(f"{cid_b}-{k_b}", charset)

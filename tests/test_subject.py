@@ -1,0 +1,123 @@
+"""The strategy under test on its own, with fake hooks: no pytest run, no golden replay."""
+
+import pytest
+
+from pytest_rmq_conformance.engine.hangs import HangBudget
+from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.strategies import (
+    AllocateMessageQueueAveragely,
+    AllocateMessageQueueByConfig,
+    AllocateMessageQueueConsistentHash,
+)
+
+
+class NoTwin:
+    name = "NO_TWIN"
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        return []
+
+
+def subject(spec, **hooks):
+    return Subject(Settings(spec=spec, origin="test"), **hooks)
+
+
+def test_a_hook_names_a_strategy_and_the_subject_finds_its_family():
+    found = subject("mine", named=lambda: {"mine": AllocateMessageQueueConsistentHash})
+    assert found.load_error is None
+    assert (found.source.kind, found.source.where) == ("class", "pytest_rmq_strategies hook")
+    assert (found.name, found.family) == ("CONSISTENT_HASH", "CONSISTENT_HASH")
+    assert found.properties_origin == "Java's CONSISTENT_HASH at 5.3.3"
+    assert not found.is_reference and found.fresh_instances
+
+
+def test_the_build_hook_builds_each_case_and_none_leaves_it_to_the_factory():
+    calls = []
+
+    def build_hook(factory, keywords, case):
+        calls.append((factory, keywords, case))
+        return factory(virtual_node_cnt=keywords["virtual_node_cnt"] + 1) if case == "hooked" else None
+
+    found = subject("mine", named=lambda: {"mine": AllocateMessageQueueConsistentHash}, build_hook=build_hook)
+    assert found.build("CONSISTENT_HASH", {"virtualNodeCnt": 4}, "hooked").virtual_node_cnt == 5
+    assert found.build("CONSISTENT_HASH", {"virtualNodeCnt": 4}, "plain").virtual_node_cnt == 4
+    cases = [case for _, _, case in calls]
+    assert cases[-2:] == ["hooked", "plain"]  # the probe came first, with no case
+    assert all(factory is AllocateMessageQueueConsistentHash for factory, _, _ in calls)
+
+
+def test_declared_properties_win_over_the_family_and_unknown_ones_fail_loading():
+    declared = subject("mine", named=lambda: {"mine": NoTwin}, declare=lambda strategy, name: {"coverage"})
+    assert declared.properties == {"coverage"}
+    assert declared.properties_origin == "declared by the pytest_rmq_properties hook"
+    defaults = subject("mine", named=lambda: {"mine": NoTwin})
+    assert defaults.family is None and defaults.properties_origin == "the defaults for a strategy with no Java twin"
+    unknown = subject("mine", named=lambda: {"mine": NoTwin}, declare=lambda strategy, name: {"fairness"})
+    assert "fairness" in unknown.load_error
+
+
+def test_loading_errors_are_kept_not_raised():
+    assert "no such strategy" in subject("nothing-of-that-name").load_error
+    assert "not a strategy class" in subject("mine", named=lambda: {"mine": object()}).load_error
+
+    class Nameless(NoTwin):
+        name = None
+
+    assert "has no name" in subject("mine", named=lambda: {"mine": Nameless}).load_error
+
+    class Refuses:
+        def __init__(self, **keywords):
+            raise RuntimeError("no")
+
+    refused = subject("mine", named=lambda: {"mine": Refuses})
+    assert "cannot build a strategy" in refused.load_error and "RuntimeError: no" in refused.load_error
+    assert refused.name is None and refused.family is None
+
+    def named():
+        raise KeyError("hook broke")
+
+    assert "KeyError" in subject("mine", named=named).load_error
+
+
+def test_an_instance_accepts_only_its_own_configuration():
+    instance = AllocateMessageQueueByConfig([])
+    found = subject("mine", named=lambda: {"mine": instance})
+    assert found.source.kind == "instance" and not found.fresh_instances
+    assert found.fixed_params() == {"messageQueueList": []}
+    assert found.accepts("CONFIG", {"messageQueueList": []})
+    assert not found.accepts("CONFIG", {"messageQueueList": [["t", "b", 0]]})
+    assert not found.accepts("AVG", {})
+    assert found.build("CONFIG", {"messageQueueList": [["t", "b", 0]]}) is instance
+    assert found.generation_problem is None
+
+
+def test_a_class_accepts_every_configuration_and_a_reference_builds_its_port():
+    cls = subject("mine", named=lambda: {"mine": AllocateMessageQueueAveragely})
+    assert cls.fixed_params() is None and cls.accepts("AVG", {}) and cls.accepts("CONFIG", {"messageQueueList": []})
+    reference = subject("CONSISTENT_HASH")
+    assert reference.is_reference and reference.portable_spec() == "CONSISTENT_HASH"
+    assert reference.build(None, {"virtualNodeCnt": 7}).virtual_node_cnt == 7
+
+
+def test_the_portable_spec_is_what_another_process_can_import():
+    assert subject("pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely").portable_spec() == (
+        "pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely"
+    )
+    hooked = subject("mine", named=lambda: {"mine": AllocateMessageQueueAveragely})
+    assert hooked.portable_spec() == "pytest_rmq_conformance.strategies.averagely:AllocateMessageQueueAveragely"
+    assert subject("mine", named=lambda: {"mine": NoTwin()}).portable_spec() is None
+
+
+def test_the_hang_budget_is_the_one_given():
+    budget = HangBudget(1)
+    found = Subject(Settings(), hangs=budget)
+    assert found.hangs is budget and not found.hangs.exhausted
+    budget.record()
+    assert found.hangs.exhausted and "--rmq-max-hangs=1" in found.hangs.refusal()
+
+
+@pytest.mark.parametrize("version", ["5.3.3", "4.7.1"])
+def test_the_release_decides_the_family_properties(version):
+    found = Subject(Settings(spec="MACHINE_ROOM", version=version))
+    assert found.properties_origin == f"Java's MACHINE_ROOM at {version}"
+    assert ("eligible-coverage" in found.properties) == (version != "4.7.1")
