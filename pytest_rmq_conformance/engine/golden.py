@@ -257,13 +257,16 @@ def _read_json(path: Path, what: str) -> Any:
         raise GoldenDataError(f"{path}: cannot read {what}: {exc}") from None
 
 
-def _load_manifest(directory: Path) -> dict[str, Run]:
+def _load_manifest(directory: Path, validate: bool) -> dict[str, Run]:
     path = directory / MANIFEST
     manifest = _read_json(path, "the golden manifest")
-    problems = schema_problems("golden-manifest", manifest)
+    problems = schema_problems("golden-manifest", manifest) if validate else []
     if problems:
         raise GoldenDataError(f"{path}: not a valid golden manifest: " + "; ".join(problems[:5]))
-    return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
+    try:
+        return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
+    except (KeyError, TypeError, AttributeError) as exc:  # only unvalidated (shipped) data gets here
+        raise GoldenDataError(f"{path}: not a valid golden manifest ({type(exc).__name__}: {exc})") from None
 
 
 def read_jsonl(path: Path, schema: str | None) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -338,7 +341,7 @@ def _load_shipped(strategies: tuple[str, ...] | None, validate: bool) -> Golden:
 def _load(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -> Golden:
     if not directory.is_dir():
         raise GoldenDataError(f"{directory}: golden directory not found")
-    runs = _load_manifest(directory)
+    runs = _load_manifest(directory, validate)
     cases: list[GoldenCase] = []
     ids: dict[str, str] = {}
     for path in sorted(directory.glob("*.jsonl")):

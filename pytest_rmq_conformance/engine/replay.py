@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_rmq_conformance.engine.golden import Expected, GoldenCase
-from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout
+from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout, time_limits
 from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case"]
@@ -190,19 +190,22 @@ def replay_case(
     A call that overruns ``timeout`` ends the replay of the case there.
     """
     mismatches = []
-    for expected in case.results_for(run):
-        try:
-            strategy = factory()
-        except Exception as exc:  # Java built a strategy per call too: a refusing constructor is that call's answer
-            answer = Answer(exception=exc)
-        else:
-            answer = call_strategy(
-                strategy, case.consumer_group, expected.current_cid, case.mq_all, case.cid_all, timeout=timeout
-            )
-        verdict = compare_answer(expected, answer, strict_order=strict_order)
-        if verdict is not None:
-            problem, missing, extra = verdict
-            mismatches.append(Mismatch(case.id, run, expected, answer, problem, missing, extra))
-        if isinstance(answer.exception, CallTimeout):
-            break
+    with time_limits():
+        for expected in case.results_for(run):
+            answer = _answer(factory, case, expected, timeout)
+            verdict = compare_answer(expected, answer, strict_order=strict_order)
+            if verdict is not None:
+                problem, missing, extra = verdict
+                mismatches.append(Mismatch(case.id, run, expected, answer, problem, missing, extra))
+            if isinstance(answer.exception, CallTimeout):
+                break
     return mismatches
+
+
+def _answer(factory: Callable[[], Any], case: GoldenCase, expected: Expected, timeout: float | None) -> Answer:
+    """One caller's answer: the strategy built, then asked."""
+    try:
+        strategy = factory()
+    except Exception as exc:  # Java built a strategy per call too: a refusing constructor is that call's answer
+        return Answer(exception=exc)
+    return call_strategy(strategy, case.consumer_group, expected.current_cid, case.mq_all, case.cid_all, timeout=timeout)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from pytest_rmq_conformance.model import MessageQueue
@@ -26,7 +27,14 @@ _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 def parse_release(version: str) -> tuple[int, int, int]:
     """``"4.9.8"`` -> ``(4, 9, 8)``; ``ValueError`` for anything but a 4.x or 5.x release."""
-    match = _RELEASE.fullmatch(version) if isinstance(version, str) else None
+    if not isinstance(version, str):
+        raise ValueError(f"RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not {version!r}")
+    return _parse_release(version)
+
+
+@lru_cache(maxsize=64)  # asked for every strategy built: once per golden call
+def _parse_release(version: str) -> tuple[int, int, int]:
+    match = _RELEASE.fullmatch(version)
     if match is None or int(match.group(1)) not in (4, 5):
         raise ValueError(
             f"RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not {version!r}"
