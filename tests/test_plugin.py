@@ -322,7 +322,7 @@ def test_misbehaving_strategies_fail_their_cases_clearly(pytester, spec, line):
         ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with an allocate() method"),
         ("bad:Nameless", "*the strategy has no name (got None)*"),
         ("bad:NeedsTwoPositionals", "*cannot build a strategy from class bad.NeedsTwoPositionals*TypeError*"),
-        ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute or one of AVG, *"),
+        ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute, exec:COMMAND or one of AVG, *"),
     ],
 )
 def test_a_spec_that_cannot_be_loaded_fails_once(pytester, spec, message):

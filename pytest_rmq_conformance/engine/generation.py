@@ -23,6 +23,7 @@ from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.calls import Hang
 from pytest_rmq_conformance.engine.groups import plans, scenarios
+from pytest_rmq_conformance.engine.remote import HarnessFault
 from pytest_rmq_conformance.engine.subject import PROFILES, profile_examples
 
 __all__ = ["PROFILES", "PropertyFailure", "Groups", "profile_examples", "check_examples"]
@@ -79,6 +80,8 @@ def check_examples(
             test()
     except PropertyFailure as failure:
         return str(failure)
+    except HarnessFault as fault:
+        return f"{fault}\n  the check stopped there"
     except Hang as hang:
         subject.hangs.record()
         return f"{hang}; the check stopped there (a hang is not shrunk)\n  group as data: {hang.scenario.dumps()}"

@@ -34,9 +34,15 @@ from pytest_rmq_conformance.engine.invariants import Violation
 from pytest_rmq_conformance.engine.scenarios import Scenario
 from pytest_rmq_conformance.model import MessageQueue
 
-__all__ = ["IN_PROCESS_CHECKS", "SUBPROCESS_CHECKS", "CHECKS", "neighbour", "in_process", "WorkerRun", "across_processes"]
+__all__ = ["IN_PROCESS_CHECKS", "NOT_ACROSS_A_PIPE", "SUBPROCESS_CHECKS", "CHECKS", "neighbour", "in_process", "WorkerRun", "across_processes"]
 
 IN_PROCESS_CHECKS = ("repetition", "call-order", "fresh-instance", "copies", "arguments")
+#: the checks that cannot apply to a strategy in another process, and why
+NOT_ACROSS_A_PIPE = {
+    "copies": "list objects do not cross a pipe: the harness gets fresh lists on every call",
+    "arguments": "list objects do not cross a pipe: the harness cannot modify the suite's lists",
+    "time": "the clock is moved in Python processes only, not in a harness's",
+}
 SUBPROCESS_CHECKS = ("process", "time")
 CHECKS = IN_PROCESS_CHECKS + SUBPROCESS_CHECKS
 
@@ -88,10 +94,17 @@ def _fresh_copies(scenario: Scenario) -> tuple[list[MessageQueue], list[str]]:
 
 
 def in_process(
-    check: str, build: Builder, scenario: Scenario, timeout: float | None, strict_order: bool, fresh: bool = True
+    check: str,
+    build: Builder,
+    scenario: Scenario,
+    timeout: float | None,
+    strict_order: bool,
+    fresh: bool = True,
+    restart: Callable[[], None] | None = None,
 ) -> list[Violation]:
     """Run the in-process ``check`` on ``scenario``. ``fresh`` says whether ``build``
-    makes a new instance each time (``False`` for an instance spec)."""
+    makes a new instance each time (``False`` for an instance spec); for a strategy behind a
+    harness, ``restart`` replaces its process, which ``fresh-instance`` then compares with."""
     callers = scenario.callers
     other = neighbour(scenario)
 
@@ -113,6 +126,13 @@ def in_process(
     if check == "fresh-instance":
         if not fresh:
             return []
+        if restart is not None:  # a harness: a fresh process against the one that answered other calls
+            used = build(scenario)
+            keys(used, other, other.callers)
+            used_keys = keys(used, scenario, callers)
+            restart()
+            fresh_keys = keys(build(scenario), scenario, callers)
+            return _differences(check, fresh_keys, used_keys, "a fresh harness process, then one that answered other calls")
         used = build(scenario)
         keys(used, other, other.callers)
         keys(used, scenario, callers)

@@ -7,7 +7,7 @@ disturb the next, and a strategy that modifies them is caught) and, through
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,16 +189,25 @@ def replay_case(
 
     A call that overruns ``timeout`` ends the replay of the case there.
     """
-    mismatches = []
+    answers = []
     with time_limits():
         for expected in case.results_for(run):
-            answer = _answer(factory, case, expected, timeout)
-            verdict = compare_answer(expected, answer, strict_order=strict_order)
-            if verdict is not None:
-                problem, missing, extra = verdict
-                mismatches.append(Mismatch(case.id, run, expected, answer, problem, missing, extra))
-            if isinstance(answer.exception, CallTimeout):
+            answers.append(_answer(factory, case, expected, timeout))
+            if isinstance(answers[-1].exception, CallTimeout):
                 break
+    return compare_answers(case, run, case.results_for(run), answers, strict_order=strict_order)
+
+
+def compare_answers(
+    case: GoldenCase, run: str, expected: Sequence[Expected], answers: Sequence[Answer], *, strict_order: bool = True
+) -> list[Mismatch]:
+    """The mismatches of ``answers``, given in the order of the ``expected`` results (possibly fewer)."""
+    mismatches = []
+    for wanted, answer in zip(expected, answers):
+        verdict = compare_answer(wanted, answer, strict_order=strict_order)
+        if verdict is not None:
+            problem, missing, extra = verdict
+            mismatches.append(Mismatch(case.id, run, wanted, answer, problem, missing, extra))
     return mismatches
 
 

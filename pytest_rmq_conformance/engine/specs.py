@@ -7,10 +7,13 @@ A spec is, in this order of precedence:
    of the selected release);
 2. a name given by a ``pytest_rmq_strategies`` hook;
 3. a name registered in the entry-point group ``rmq_conformance.strategies``;
-4. ``module:attribute`` (the attribute may be dotted).
+4. ``exec:COMMAND``: a harness process speaking the JSON-lines protocol
+   (:mod:`~pytest_rmq_conformance.engine.remote`), COMMAND split like a shell line;
+5. ``module:attribute`` (the attribute may be dotted).
 
 What it names is a class or a factory, called with the golden case's
-parameters as keywords (:func:`keywords_for`), or an instance, used as it is.
+parameters as keywords (:func:`keywords_for`), an instance, used as it is, or
+(from a hook or an entry point too) a string ``"exec:COMMAND"``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "rmq_conformance.strategies"
+EXEC = "exec:"
 
 
 class SpecError(Exception):
@@ -46,8 +50,8 @@ class StrategySource:
     """What a spec resolved to.
 
     ``kind`` is ``"reference"`` (``target`` is the reference name),
-    ``"class"``, ``"factory"`` or ``"instance"``; ``where`` says how it was
-    found, for the report header.
+    ``"class"``, ``"factory"``, ``"instance"`` or ``"harness"`` (``target`` is
+    the command); ``where`` says how it was found, for the report header.
     """
 
     spec: str
@@ -58,12 +62,19 @@ class StrategySource:
     def describe(self) -> str:
         if self.kind == "reference":
             return f"built-in reference port {REFERENCE_CLASSES[self.target].__name__}"
+        if self.kind == "harness":
+            return f"harness {self.target} ({self.where})"
         name = getattr(self.target, "__qualname__", None) or type(self.target).__qualname__
         module = getattr(self.target, "__module__", None) or type(self.target).__module__
         return f"{self.kind} {module}.{name} ({self.where})"
 
 
 def _classify(spec: str, obj: Any, where: str) -> StrategySource:
+    if isinstance(obj, str) and obj.startswith(EXEC):
+        command = obj[len(EXEC) :].strip()
+        if not command:
+            raise SpecError(f"--rmq-strategy={spec}: {where} gives {obj!r}, an exec: spec with no command")
+        return StrategySource(spec, "harness", command, where)
     if inspect.isclass(obj):
         return StrategySource(spec, "class", obj, where)
     if callable(getattr(obj, "allocate", None)):
@@ -112,6 +123,8 @@ def resolve_spec(spec: str, named: Mapping[str, Any] | None = None) -> StrategyS
         return StrategySource(spec, "reference", spec, "built-in")
     if named and spec in named:
         return _classify(spec, named[spec], "pytest_rmq_strategies hook")
+    if spec.startswith(EXEC):
+        return _classify(spec, spec, "exec")
     found = _entry_point(spec)
     if found is not None:
         return _classify(spec, found, f"entry point in {ENTRY_POINT_GROUP}")
@@ -119,7 +132,7 @@ def resolve_spec(spec: str, named: Mapping[str, Any] | None = None) -> StrategyS
         return _classify(spec, _import_attribute(spec), spec)
     known = sorted(set(REFERENCE_CLASSES) | set(named or ()) | {e.name for e in entry_points(group=ENTRY_POINT_GROUP)})
     raise SpecError(
-        f"--rmq-strategy={spec}: no such strategy; give module:attribute or one of {', '.join(known)}"
+        f"--rmq-strategy={spec}: no such strategy; give module:attribute, exec:COMMAND or one of {', '.join(known)}"
     )
 
 

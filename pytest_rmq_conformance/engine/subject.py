@@ -11,6 +11,10 @@ callables; nothing here imports pytest.
 
 from __future__ import annotations
 
+import copy
+import os
+import shlex
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -18,7 +22,8 @@ from typing import Any
 
 from pytest_rmq_conformance.engine.hangs import HangBudget
 from pytest_rmq_conformance.engine.properties import DEFAULT_PROPERTIES, claimed_by, parse_properties
-from pytest_rmq_conformance.engine.specs import SpecError, StrategySource, probe_keywords, resolve_spec
+from pytest_rmq_conformance.engine.remote import Harness, HarnessFault, Hello, RemoteStrategy
+from pytest_rmq_conformance.engine.specs import EXEC, SpecError, StrategySource, probe_keywords, resolve_spec
 from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE, families, parse_release, reference_strategy
 from pytest_rmq_conformance.strategies.families import Family
@@ -49,6 +54,8 @@ class Settings:
     strict_order: bool = False
     timeout: float | None = 5.0
     max_hangs: int = 3
+    max_restarts: int = 3  # of a harness process, after faults
+    isolate: bool = False  # run a Python strategy through the built-in harness, in its own process
     profile: str = "quick"
     seed: int = 0
     examples: int | None = None  # overrides the profile's example count
@@ -94,6 +101,8 @@ class Subject:
         self._probe_keywords: dict[str, Any] = {}
         self._probe_strategy: Any = None
         self._properties: tuple[frozenset[str], str] = (frozenset(), "")
+        self._harness: Harness | None = None
+        self._only_family: str | None = None  # a view of a harness's families: this one
 
     # -- loading -------------------------------------------------------
 
@@ -105,10 +114,14 @@ class Subject:
         try:
             parse_release(self.settings.version)
             self._source = resolve_spec(self.settings.spec, self._named())
+            if self.settings.isolate and self._source.kind != "harness":
+                self._source = self._isolated(self._source)
             self._name = self._probe_name()
             self._properties = self._declared_properties()
         except (SpecError, ValueError) as exc:
             self._load_error = str(exc)
+        except HarnessFault as exc:
+            self._load_error = f"--rmq-strategy={self.settings.spec}: the harness never said hello: {exc}"
         except Exception as exc:  # whatever user code raised while being looked at
             self._load_error = f"--rmq-strategy={self.settings.spec}: {type(exc).__name__}: {exc}"
 
@@ -129,8 +142,59 @@ class Subject:
 
     @property
     def family_record(self) -> Family | None:
-        """The Java family the strategy's name belongs to, or ``None`` without a Java twin."""
+        """The Java family the strategy's name belongs to, or ``None`` without a Java twin (and for
+        a harness serving several families, short of a :meth:`for_family` view)."""
+        if self._only_family is not None:
+            return families.get(self._only_family)
+        if self.harness is not None:
+            served = self.families
+            return families.get(served[0]) if len(served) == 1 else None
         return families.family_of(self.name)
+
+    @property
+    def harness(self) -> Harness | None:
+        """The process serving the strategy, for an ``exec:`` spec (or ``--rmq-isolate``)."""
+        self.load()
+        return self._harness
+
+    @property
+    def hello(self) -> Hello | None:
+        harness = self.harness
+        return None if harness is None else harness.hello()
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The Java families checked: a harness's, in its hello's order, known ones only."""
+        if self._only_family is not None:
+            return (self._only_family,)
+        hello = self.hello
+        if hello is not None:
+            known = set(families.names())
+            return tuple(name for name in hello.strategies if name in known)
+        record = families.family_of(self.name)
+        return () if record is None else (record.name,)
+
+    def for_family(self, family: str) -> Subject:
+        """This subject held to one of its families (a harness serves several at once)."""
+        self.load()
+        view = copy.copy(self)
+        view._only_family = family
+        if self._harness is not None:
+            view._name = family  # the harness itself is named in the header
+            record = families.get(family)
+            view._properties = (record.properties(self.settings.version), f"Java's {family} at {self.settings.version}")
+        return view
+
+    def _isolated(self, source: StrategySource) -> StrategySource:
+        """``--rmq-isolate``: the same spec, served by the built-in harness in a process of its own."""
+        spec = self.portable_spec_of(source)
+        if spec is None:
+            raise SpecError(
+                f"--rmq-strategy={self.settings.spec} --rmq-isolate: another process cannot import this strategy; "
+                "name it as module:attribute or an entry point"
+            )
+        command = shlex.join([sys.executable, "-m", "pytest_rmq_conformance.harness", spec])
+        return StrategySource(source.spec, "harness", command, f"{source.where}, isolated")
 
     @property
     def family(self) -> str | None:
@@ -152,6 +216,11 @@ class Subject:
         source = self._source
         assert source is not None
         settings = self.settings
+        if source.kind == "harness":
+            self._harness = Harness(
+                source.target, timeout=settings.timeout, max_restarts=settings.max_restarts, cwd=os.getcwd()
+            )
+            return self._harness.hello().name
         if source.kind == "reference":
             family = families.get(source.target)
             self._probe_strategy = reference_strategy(family.name, family.probe, settings.version)
@@ -184,6 +253,11 @@ class Subject:
         return name
 
     def _declared_properties(self) -> tuple[frozenset[str], str]:
+        if self._harness is not None:
+            family = self.family_record
+            if family is None:
+                return frozenset(), "per family (a harness serving several)"
+            return family.properties(self.settings.version), f"Java's {family.name} at {self.settings.version}"
         strategy, name = self._probe_strategy, self._name
         claimed = self._declare(strategy, name)
         if claimed is not None:
@@ -257,6 +331,10 @@ class Subject:
         charset = settings.charset if charset is None else charset
         if source.kind == "reference":
             return reference_strategy(strategy or source.target, {**params, "charset": charset}, settings.version)
+        if self._harness is not None:
+            family = strategy or self.family
+            assert family is not None
+            return RemoteStrategy(self._harness, family, params, settings.version)
         if source.kind == "instance":
             return source.target
         if strategy is None:
@@ -279,8 +357,12 @@ class Subject:
     def portable_spec(self) -> str | None:
         """A spec another process can resolve without pytest's hooks, if there is one."""
         source = self.source
-        if source is None:
-            return None
+        if source is not None and source.kind == "harness":
+            return f"{EXEC}{source.target}"
+        return None if source is None else self.portable_spec_of(source)
+
+    @staticmethod
+    def portable_spec_of(source: StrategySource) -> str | None:
         if source.kind == "reference" or source.where == source.spec or source.where.startswith("entry point"):
             return source.spec
         if source.kind == "instance":  # an object a hook made: nothing to import it by

@@ -23,7 +23,7 @@ import pytest
 
 from pytest_rmq_conformance.plugin import options
 from pytest_rmq_conformance.plugin.collection import select, suite_part
-from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_groups  # noqa: F401 (registered here)
+from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_groups  # noqa: F401 (registered here)
 from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
 from pytest_rmq_conformance.processqueue.fixtures import (  # noqa: F401 (registered here)
     rmq_client_version,
@@ -93,12 +93,32 @@ def pytest_report_header(config):
 
 
 def pytest_ignore_collect(collection_path, config):
-    """Suite modules of parts ``--rmq-checks`` leaves out are not even imported."""
+    """Suite modules of parts ``--rmq-checks`` leaves out are not even imported, nor the sort
+    check for a strategy in this process (the suite sorts its lists as Java does)."""
     part = suite_part(collection_path)
-    if part is None or part not in options.CHECKS or not config.getoption("rmq_checks"):
+    if part is None or part not in options.CHECKS:
         return None
     chosen = options.checks_of(config)
-    return True if chosen is not None and part not in chosen else None
+    if chosen is not None and part not in chosen:
+        return True
+    if part == "sort" and config.stash.get(ACTIVE, False):
+        subject = rmq_state(config).conformance.subject
+        return True if subject.load_error is None and subject.harness is None else None
+    return None
+
+
+#: suite parts that check every family at once (their cases carry it), not once per family
+_ALL_FAMILIES_AT_ONCE = ("golden", "sort", "strategy")
+
+
+def pytest_generate_tests(metafunc):
+    """A strategy under test that serves several families (a harness) runs each generated check once per family."""
+    marker = metafunc.definition.get_closest_marker("rmq_check")
+    if marker is None or "rmq_family" not in metafunc.fixturenames or marker.args[0] in _ALL_FAMILIES_AT_ONCE:
+        return
+    subject = rmq_state(metafunc.config).conformance.subject
+    if subject.load_error is None and subject.harness is not None and len(subject.families) > 1:
+        metafunc.parametrize("rmq_family", subject.families, indirect=True, scope="session", ids=subject.families)
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -6,11 +6,19 @@ import pytest
 
 from pytest_rmq_conformance.plugin.state import rmq_state
 
-__all__ = ["rmq_conformance", "rmq_groups"]
+__all__ = ["rmq_family", "rmq_conformance", "rmq_groups"]
 
 
 @pytest.fixture(scope="session")
-def rmq_conformance(pytestconfig):
+def rmq_family(request):
+    """The strategy family a check runs for when the strategy under test serves several (a
+    harness does: the suite's generated checks run once per family, ``test_...[AVG]``);
+    ``None`` otherwise."""
+    return getattr(request, "param", None)
+
+
+@pytest.fixture(scope="session")
+def rmq_conformance(pytestconfig, rmq_family):
     """The strategy under test (``--rmq-strategy``) and its golden cases at the selected release.
 
     Example::
@@ -21,7 +29,8 @@ def rmq_conformance(pytestconfig):
                     outcome = rmq_conformance.run_case(case)
                     assert outcome.passed, rmq_conformance.report(outcome)
     """
-    return rmq_state(pytestconfig).conformance
+    conformance = rmq_state(pytestconfig).conformance
+    return conformance if rmq_family is None else conformance.for_family(rmq_family)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-__all__ = ["header_lines"]
+__all__ = ["header_lines", "harness_line"]
+
+
+def harness_line(subject) -> str:
+    """What a harness said of itself, and the families it leaves out (they are not run)."""
+    from pytest_rmq_conformance.strategies import families
+
+    hello = subject.hello
+    line = f"harness {hello.describe()}: families {', '.join(subject.families) or 'none'}"
+    missing = [name for name in families.names() if name not in subject.families]
+    if missing:
+        line += f"; not implemented, not run: {', '.join(missing)}"
+    unknown = [name for name in hello.strategies if name not in families.names()]
+    if unknown:
+        line += f"; unknown to this suite: {', '.join(unknown)}"
+    return line + f"; sort {'checked' if hello.sort else 'not served'}"
 
 
 def header_lines(state) -> list[str]:
@@ -24,8 +39,12 @@ def header_lines(state) -> list[str]:
             f"RocketMQ {settings.version} ({settings.version_origin}), charset {settings.charset}, "
             f"answers compared as {order}, {limit}"
         )
-        lines.append(f"invariants: {', '.join(sorted(subject.properties)) or 'none'} ({subject.properties_origin})")
-        if subject.family is None:
+        hello = subject.hello
+        if hello is not None:
+            lines.append(harness_line(subject))
+        else:
+            lines.append(f"invariants: {', '.join(sorted(subject.properties)) or 'none'} ({subject.properties_origin})")
+        if not subject.families:
             lines.append(
                 f"name {subject.name!r} has no Java twin: the golden vectors and the reference do not apply, "
                 "only the invariants"
@@ -37,7 +56,7 @@ def header_lines(state) -> list[str]:
                 lines.append(f"golden vectors unusable: {exc}")
             else:
                 note = f"; {conformance.golden_note}" if conformance.golden_note else ""
-                lines.append(f"golden vectors: {count} {subject.family} cases{note}")
+                lines.append(f"golden vectors: {count} {'/'.join(subject.families)} cases{note}")
     lines.append(
         f"generated checks: profile {settings.profile}, {profile_examples(settings)} examples each, "
         f"seed {settings.seed} (replay with --rmq-seed={settings.seed})"

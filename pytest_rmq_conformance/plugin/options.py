@@ -18,7 +18,7 @@ import pytest
 __all__ = ["CHECKS", "add_options", "choose", "wants_suite", "selects", "settings_from", "seed_of", "checks_of", "case_lists"]
 
 #: the parts of the suite ``--rmq-checks`` selects; suite module ``test_<part>.py`` holds part ``<part>``
-CHECKS = ("golden", "invariants", "one-answer", "reference", "rebalance")
+CHECKS = ("golden", "sort", "invariants", "one-answer", "reference", "rebalance")
 PROFILE_NAMES = ("quick", "thorough")
 
 
@@ -29,7 +29,8 @@ def add_options(parser) -> None:
         metavar="SPEC",
         help="strategy under test: a built-in name (AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, MACHINE_ROOM, "
         "MACHINE_ROOM_NEARBY, CONFIG), a name from a plugin or the rmq_conformance.strategies entry points, "
-        "or module:attribute (a class, factory or instance). Without test paths, runs the shipped suite. "
+        "module:attribute (a class, factory or instance), or exec:COMMAND (a harness process speaking the "
+        "JSON-lines protocol, for strategies in any language). Without test paths, runs the shipped suite. "
         "Also: env RMQ_STRATEGY, ini rmq_strategy.",
     )
     group.addoption(
@@ -56,6 +57,19 @@ def add_options(parser) -> None:
         default=3,
         metavar="N",
         help="after N calls over the time limit in the run, stop calling the strategy (default 3)",
+    )
+    group.addoption(
+        "--rmq-isolate",
+        action="store_true",
+        help="run a Python strategy in a process of its own, through the built-in harness: a crash fails "
+        "the case in flight and the run goes on",
+    )
+    group.addoption(
+        "--rmq-max-restarts",
+        type=int,
+        metavar="N",
+        help="restart a harness process at most N times after faults (crash, garbage, overrun; default 3), "
+        "then report the remaining cases as not run. Also: ini rmq_max_restarts.",
     )
     group.addoption(
         "--rmq-xfail-file",
@@ -101,6 +115,7 @@ def add_options(parser) -> None:
     parser.addini("rmq_profile", "profile of the generated checks (see --rmq-profile)")
     parser.addini("rmq_reference_version", "RocketMQ reference release (see --rmq-reference-version)")
     parser.addini("rmq_timeout", "time limit of one allocate() call in seconds (see --rmq-timeout)")
+    parser.addini("rmq_max_restarts", "restarts of a faulty harness process (see --rmq-max-restarts)")
 
 
 def choose(config, option: str, env: str, ini: str, default: str) -> tuple[str, str]:
@@ -169,6 +184,11 @@ def settings_from(config, seed: int) -> Any:
     profile, _ = choose(config, "rmq_profile", "RMQ_PROFILE", "rmq_profile", "quick")
     if profile not in PROFILE_NAMES:
         raise pytest.UsageError(f"rmq profile {profile!r}: expected one of {', '.join(PROFILE_NAMES)}")
+    restarts = config.getoption("rmq_max_restarts")
+    if restarts is None:
+        restarts = int(config.getini("rmq_max_restarts") or Settings.max_restarts)
+    if restarts < 0:
+        raise pytest.UsageError(f"--rmq-max-restarts must be 0 or more, not {restarts}")
     examples = config.getoption("rmq_examples")
     if examples is not None and examples < 1:
         raise pytest.UsageError(f"--rmq-examples must be at least 1, not {examples}")
@@ -181,6 +201,8 @@ def settings_from(config, seed: int) -> Any:
         strict_order=config.getoption("rmq_strict_order"),
         timeout=timeout or None,
         max_hangs=config.getoption("rmq_max_hangs"),
+        max_restarts=restarts,
+        isolate=config.getoption("rmq_isolate"),
         profile=profile,
         seed=seed,
         examples=examples,

@@ -32,9 +32,16 @@ class Conformance:
 
     def __init__(self, subject, golden):
         self.subject, self.golden = subject, golden
+        self._views: dict[str, Conformance] = {}
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.subject, name)
+
+    def for_family(self, family: str) -> Conformance:
+        """The strategy under test held to one of the families it serves (see ``rmq_family``)."""
+        if family not in self._views:
+            self._views[family] = Conformance(self.subject.for_family(family), self.golden)
+        return self._views[family]
 
     def golden_cases(self) -> list:
         return self.golden.cases()

@@ -65,7 +65,13 @@ def run_generated(
     """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the
     report and the replay line when an example breaks the check."""
     from pytest_rmq_conformance.engine.generation import check_examples
+    from pytest_rmq_conformance.engine.remote import HarnessGaveUp, Unsupported
 
-    report = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink)
+    try:
+        report = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink)
+    except Unsupported as exc:
+        pytest.skip(f"not implemented: {exc}")
+    except HarnessGaveUp as exc:
+        pytest.skip(str(exc))
     if report is not None:
         fail_generated(request, conformance, report)

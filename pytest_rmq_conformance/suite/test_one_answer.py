@@ -4,7 +4,14 @@ import pytest
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.engine.one_answer import CHECKS, IN_PROCESS_CHECKS, WorkerRun, across_processes, in_process
+from pytest_rmq_conformance.engine.one_answer import (
+    CHECKS,
+    IN_PROCESS_CHECKS,
+    NOT_ACROSS_A_PIPE,
+    WorkerRun,
+    across_processes,
+    in_process,
+)
 from pytest_rmq_conformance.engine.reports import format_generated
 from pytest_rmq_conformance.engine.subject import PROFILES
 from pytest_rmq_conformance.plugin.verdicts import run_generated
@@ -14,7 +21,7 @@ pytestmark = pytest.mark.rmq_check("one-answer")
 WHAT = {
     "repetition": "the same call repeated on one instance",
     "call-order": "calls in another order, after other calls",
-    "fresh-instance": "a fresh instance against a used one",
+    "fresh-instance": "a fresh instance (a harness: a fresh process) against a used one",
     "copies": "the same list objects against equal copies",
     "arguments": "the lists it is given must stay as they were",
     "process": "other processes, other PYTHONHASHSEED values",
@@ -31,13 +38,22 @@ def test_one_answer(check, rmq_conformance, rmq_groups, request):
         pytest.skip(f"{rmq_conformance.name} does not claim one-answer ({rmq_conformance.properties_origin})")
     settings = rmq_conformance.settings
     name = rmq_conformance.name
+    harness = rmq_conformance.harness
+    if harness is not None and check in NOT_ACROSS_A_PIPE:
+        pytest.skip(f"a strategy behind a harness: {NOT_ACROSS_A_PIPE[check]}")
     if check in IN_PROCESS_CHECKS:
         if check == "fresh-instance" and not rmq_conformance.fresh_instances:
             pytest.skip("an instance spec is one object: pass its class or a factory to compare fresh instances")
 
         def one_group(scenario):
             violations = in_process(
-                check, rmq_conformance.build_for, scenario, settings.timeout, settings.strict_order, rmq_conformance.fresh_instances
+                check,
+                rmq_conformance.build_for,
+                scenario,
+                settings.timeout,
+                settings.strict_order,
+                rmq_conformance.fresh_instances,
+                restart=None if harness is None else harness.restart,
             )
             if violations:
                 headline = f"{name} breaks one-answer/{check} ({WHAT[check]})"

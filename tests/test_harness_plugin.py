@@ -1,0 +1,175 @@
+"""Strategies behind a harness, as users run them: exec: specs, --rmq-isolate, and every crash survived."""
+
+import re
+import sys
+
+import pytest
+
+Q = ["-p", "no:cacheprovider", "-rs"]
+PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
+
+CRASHERS = '''
+import ctypes, os, time
+from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+
+def _four_clients(cid_all):
+    return cid_all is not None and len(cid_all) == 4
+
+class ExitsOnFourClients(AllocateMessageQueueAveragely):
+    def allocate(self, group, cid, mq_all, cid_all):
+        if _four_clients(cid_all):
+            os._exit(3)
+        return super().allocate(group, cid, mq_all, cid_all)
+
+class SegfaultsOnFourClients(AllocateMessageQueueAveragely):
+    def allocate(self, group, cid, mq_all, cid_all):
+        if _four_clients(cid_all):
+            ctypes.string_at(0)
+        return super().allocate(group, cid, mq_all, cid_all)
+
+class PrintsAndHangsOnFourClients(AllocateMessageQueueAveragely):
+    def allocate(self, group, cid, mq_all, cid_all):
+        print("thinking about", cid)  # printed output must not garble the protocol
+        if _four_clients(cid_all):
+            time.sleep(60)
+        return super().allocate(group, cid, mq_all, cid_all)
+'''
+
+#: a harness of AVG that says something other than the protocol when a case has four clients
+SAYS = r'''
+import json, os, sys
+mode = sys.argv[1]
+if mode == "silent":
+    sys.stdin.readline()
+    sys.exit(0)
+print(json.dumps({"protocol": 1, "implementation": {"name": "says", "language": "Python", "version": "0"},
+                  "strategies": ["AVG", "NEWFANGLED"], "sort": False}), flush=True)
+sys.stdin.readline()
+from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.model import MessageQueue
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "bye":
+        break
+    rid = request["id"]
+    if request["cidAll"] is not None and len(request["cidAll"]) == 4:
+        if mode == "garbage":
+            print("panic: runtime error: index out of range [4] with length 4", flush=True)
+            continue
+        if mode == "wrong-id":
+            print(json.dumps({"id": rid + 1, "answers": []}), flush=True)
+            continue
+        if mode == "unsupported":
+            print(json.dumps({"id": rid, "unsupported": "four clients are beyond me"}), flush=True)
+            continue
+    mq_all = None if request["mqAll"] is None else [MessageQueue(*q) for q in request["mqAll"]]
+    answers = []
+    for caller in request["callers"]:
+        try:
+            got = AllocateMessageQueueAveragely().allocate(request["consumerGroup"], caller, mq_all, request["cidAll"])
+            answers.append({"queues": [[q.topic, q.broker_name, q.queue_id] for q in got]})
+        except ValueError as exc:
+            answers.append({"error": "illegal-argument", "message": str(exc)})
+    print(json.dumps({"id": rid, "answers": answers}), flush=True)
+'''
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makepyfile(crashers=CRASHERS, says=SAYS)
+    pytester.syspathinsert()
+    return pytester
+
+
+def four_client_cases(golden):
+    return [c for c in golden.by_strategy("AVG") if "5.3.3" in c.runs and c.cid_all is not None and len(c.cid_all) == 4]
+
+
+def test_the_python_harness_passes_every_golden_case_of_every_family(project, golden):
+    result = project.runpytest(*Q, f"--rmq-strategy={PYTHON_HARNESS}", "--rmq-checks=golden,sort")
+    assert result.ret == 0, result.stdout.str()
+    cases = sum(1 for case in golden.cases if "5.3.3" in case.runs)
+    assert result.parseoutcomes() == {"passed": 2 * cases + 1}
+    result.stdout.fnmatch_lines(
+        [
+            "rmq-conformance: strategy exec:* (--rmq-strategy): harness * (exec), name pytest-rmq-conformance reference ports",
+            "rmq-conformance: harness pytest-rmq-conformance reference ports * (Python *): families AVG, AVG_BY_CIRCLE, "
+            "CONFIG, CONSISTENT_HASH, MACHINE_ROOM, MACHINE_ROOM_NEARBY; sort checked",
+            f"rmq-conformance: golden vectors: {cases} AVG/AVG_BY_CIRCLE/CONFIG/CONSISTENT_HASH/MACHINE_ROOM/MACHINE_ROOM_NEARBY cases",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("ExitsOnFourClients", "exited with status 3 before it answered allocate request *"),
+        ("SegfaultsOnFourClients", "was killed by signal SIGSEGV before it answered allocate request *"),
+        ("PrintsAndHangsOnFourClients", "did not answer allocate request * within * s (--rmq-timeout); it was stopped*"),
+    ],
+)
+def test_an_isolated_strategy_that_dies_fails_the_case_in_flight_and_the_run_goes_on(project, golden, name, says):
+    crashing = len(four_client_cases(golden))
+    result = project.runpytest(
+        *Q, f"--rmq-strategy=crashers:{name}", "--rmq-isolate", "--rmq-checks=golden", "--rmq-timeout=0.5",
+        f"--rmq-max-restarts={crashing}",
+    )
+    assert result.ret == 1
+    counts = result.parseoutcomes()
+    assert counts["failed"] == crashing and counts["passed"] == 398 - crashing + 1, result.stdout.str()
+    result.stdout.fnmatch_lines([f"*{says}*"])
+    if name == "PrintsAndHangsOnFourClients":
+        result.stdout.fnmatch_lines(["*    | thinking about*"])  # what it printed went to the stderr tail
+
+
+def test_after_the_last_restart_the_rest_is_not_run(project):
+    result = project.runpytest(*Q, "--rmq-strategy=crashers:ExitsOnFourClients", "--rmq-isolate", "--rmq-checks=golden", "--rmq-max-restarts=1")
+    assert result.ret == 1
+    counts = result.parseoutcomes()
+    assert counts["failed"] == 2, result.stdout.str()  # the first process and its one replacement
+    assert counts["skipped"] > 300
+    result.stdout.fnmatch_lines(["SKIPPED * not run: the harness was restarted 1 times (the limit, --rmq-max-restarts) after faults*"])
+
+
+@pytest.mark.parametrize(
+    "mode, says",
+    [
+        ("garbage", "wrote a line that is not JSON in answer to allocate request *: 'panic: runtime error: index out of range [[]4[]] with length 4'*"),
+        ("wrong-id", "answered allocate request * with id *"),
+    ],
+)
+def test_a_harness_that_writes_the_wrong_thing_fails_that_case(project, golden, mode, says):
+    crashing = len(four_client_cases(golden))
+    result = project.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} says.py {mode}", "--rmq-checks=golden", f"--rmq-max-restarts={crashing}")
+    assert result.ret == 1
+    assert result.parseoutcomes()["failed"] == crashing
+    result.stdout.fnmatch_lines([f"*{says}*"])
+    result.stdout.fnmatch_lines(["rmq-conformance: harness says 0 (Python): families AVG; not implemented, not run: AVG_BY_CIRCLE, *; "
+                                 "unknown to this suite: NEWFANGLED; sort not served"])
+
+
+def test_what_a_harness_does_not_implement_is_skipped_never_passed(project, golden):
+    result = project.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} says.py unsupported", "--rmq-checks=golden")
+    assert result.ret == 0
+    assert result.parseoutcomes()["skipped"] == len(four_client_cases(golden))
+    result.stdout.fnmatch_lines(["SKIPPED * not implemented: four clients are beyond me"])
+
+
+def test_a_harness_that_never_says_hello_fails_once(project):
+    result = project.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} says.py silent")
+    assert result.ret == 1
+    assert result.parseoutcomes()["failed"] == 1
+    result.stdout.fnmatch_lines(["*test_strategy_loads*", "*the harness never said hello: *exited with status 0 before it answered hello*"])
+
+
+def test_a_harness_command_that_cannot_start_fails_once(project):
+    result = project.runpytest(*Q, "--rmq-strategy=exec:./no-such-harness --fast")
+    assert result.ret == 1
+    assert re.search(r"cannot start ./no-such-harness --fast: .*No such file", result.stdout.str())
+
+
+def test_isolation_needs_a_strategy_another_process_can_import(project):
+    project.makeconftest("from crashers import ExitsOnFourClients\n\ndef pytest_rmq_strategies(config):\n    return {'mine': ExitsOnFourClients()}\n")
+    result = project.runpytest(*Q, "--rmq-strategy=mine", "--rmq-isolate", "--rmq-checks=golden")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*--rmq-isolate: another process cannot import this strategy*"])
