@@ -113,7 +113,11 @@ def assign(
                 problems.append(Violation("build", f"building the strategy failed: {type(exc).__name__}: {exc}", clients=(cid,)))
                 shares[cid] = ()
                 continue
-        answer = ask(instances[cid], scenario, cid, timeout)
+    batched = _batched_answers(instances, scenario, [cid for cid in scenario.clients if cid not in shares])
+    for cid in scenario.clients:
+        if cid in shares:
+            continue
+        answer = batched[cid] if batched is not None else ask(instances[cid], scenario, cid, timeout)
         problem = answer_problem(answer)
         if problem is not None:
             problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
@@ -121,3 +125,18 @@ def assign(
         else:
             shares[cid] = tuple(answer.queues or ())
     return shares, problems
+
+
+def _batched_answers(instances: dict[str, Any], scenario: Scenario, callers: list[str]) -> dict[str, Answer] | None:
+    """All ``callers``' answers in one harness request when every one of them is the same
+    family of the same harness (a remote call per caller costs a round trip each), else ``None``."""
+    from pytest_rmq_conformance.engine.remote import RemoteStrategy
+
+    members = [instances[cid] for cid in callers]
+    if not members or not all(type(m) is RemoteStrategy for m in members):
+        return None
+    first = members[0]
+    if any((m.harness, m.name, m.params, m.release) != (first.harness, first.name, first.params, first.release) for m in members):
+        return None
+    answers = first.harness.allocate(first.name, first.params, first.release, scenario.consumer_group, scenario.mq_all, scenario.cid_all, callers)
+    return dict(zip(callers, answers))

@@ -1,0 +1,3 @@
+module example.com/my-client
+
+go 1.19

@@ -1,0 +1,3 @@
+module example.com/rmq-harness-go
+
+go 1.19

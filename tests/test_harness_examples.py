@@ -1,0 +1,155 @@
+"""The example harnesses in Node.js and Go pass the suite at 5.3.3, their deliberately wrong
+variants are rejected by the check that must catch each, and killing one mid-run is survived.
+
+Node and Go are required where ``RMQ_EXAMPLES_REQUIRED`` is set (``.ci/run`` sets it and
+installs Go when it is missing); elsewhere a missing toolchain skips these tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.examples
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+Q = ["-p", "no:cacheprovider"]
+LANGUAGES = ["node", "go"]
+FAMILIES = ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH")
+
+
+def _missing(tool: str) -> None:
+    message = f"{tool} is not installed (.ci/run installs it)"
+    if os.environ.get("RMQ_EXAMPLES_REQUIRED"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _go_build(source: Path, target: Path) -> Path:
+    go = shutil.which("go")
+    if go is None:
+        _missing("go")
+    env = dict(os.environ)
+    if "HOME" not in env and "GOCACHE" not in env:
+        env["GOCACHE"] = str(target.parent / "go-cache")
+    subprocess.run([go, "build", "-o", str(target), "."], cwd=source, env=env, check=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def go_binary(tmp_path_factory):
+    return _go_build(EXAMPLES / "harness-go", tmp_path_factory.mktemp("harness-go") / "rmq-harness-go")
+
+
+@pytest.fixture(params=LANGUAGES)
+def harness(request) -> str:
+    """The ``exec:`` spec of one example harness."""
+    if request.param == "node":
+        node = shutil.which("node")
+        if node is None:
+            _missing("node")
+        return f"exec:{node} {EXAMPLES / 'harness-node' / 'harness.js'}"
+    return f"exec:{request.getfixturevalue('go_binary')}"
+
+
+def test_each_example_harness_passes_the_whole_suite_at_5_3_3(pytester, harness):
+    result = pytester.runpytest(*Q, f"--rmq-strategy={harness}", "--rmq-reference-version=5.3.3", "-rs")
+    assert result.ret == 0, result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert set(outcomes) == {"passed", "skipped"}
+    result.stdout.fnmatch_lines(
+        [
+            "rmq-conformance: harness *-example 1.0.0 (*): families AVG, AVG_BY_CIRCLE, CONSISTENT_HASH; "
+            "not implemented, not run: MACHINE_ROOM, MACHINE_ROOM_NEARBY, CONFIG; sort checked",
+        ]
+    )
+    # what did not run says why: a property Java does not have, or a check a pipe cannot carry
+    reasons = [line.split(": ", 1)[1] for line in result.outlines if line.startswith("SKIPPED [")]
+    assert sum(int(line.split("[")[1].split("]")[0]) for line in result.outlines if line.startswith("SKIPPED [")) == outcomes["skipped"]
+    assert all("does not claim" in reason or "a strategy behind a harness" in reason for reason in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    "broken, node, says",
+    [
+        pytest.param("codepoint-sort", "test_sort.py", ["*cidAll: the orders part at position *"], id="codepoint-sort"),
+        pytest.param("off-by-one", "test_golden.py", ["*missing and * extra queue(s)*"], id="off-by-one"),
+        pytest.param(
+            "ring-after",
+            "test_reference.py::test_matches_reference[CONSISTENT_HASH]",
+            ["*CONSISTENT_HASH differs from the reference port of RocketMQ 5.3.3 on a generated group*", "*replay: pytest *"],
+            id="ring-after",
+        ),
+    ],
+)
+def test_each_wrong_variant_is_rejected_by_its_check(pytester, monkeypatch, harness, broken, node, says):
+    monkeypatch.setenv("RMQ_HARNESS_BROKEN", broken)
+    suite = ROOT / "pytest_rmq_conformance" / "suite"
+    result = pytester.runpytest(*Q, str(suite / node), f"--rmq-strategy={harness}", "--rmq-reference-version=5.3.3")
+    assert result.ret == 1, result.stdout.str()
+    assert result.parseoutcomes()["failed"] >= 1
+    result.stdout.fnmatch_lines([f"*harness *-example-{broken} 1.0.0*", *says])
+
+
+def test_the_golden_vectors_alone_cannot_see_the_ring_after_variant(pytester, monkeypatch, go_binary):
+    """Why ``ring-after`` needs the differential: no golden queue hashes exactly onto a ring node."""
+    monkeypatch.setenv("RMQ_HARNESS_BROKEN", "ring-after")
+    result = pytester.runpytest(*Q, f"--rmq-strategy=exec:{go_binary}", "--rmq-checks=golden")
+    assert result.ret == 0, result.stdout.str()
+
+
+KILLER = """
+import os, signal, time
+
+seen = []
+
+def pytest_runtest_setup(item):
+    seen.append(item.nodeid)
+    if len(seen) != {at}:
+        return
+    me = str(os.getpid())
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{{pid}}/stat") as stat:
+                parent = stat.read().rsplit(")", 1)[1].split()[1]
+        except OSError:
+            continue
+        if parent == me:
+            os.kill(int(pid), signal.SIGKILL)
+            while open(f"/proc/{{pid}}/stat").read().rsplit(")", 1)[1].split()[0] != "Z":
+                time.sleep(0.01)
+            print(f"killed the harness before {{item.nodeid}}")
+"""
+
+
+def test_killing_the_harness_mid_run_fails_one_case_and_the_run_goes_on(pytester, harness, golden):
+    pytester.makepyfile(killer=KILLER.format(at=100))
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, "-p", "killer", f"--rmq-strategy={harness}", "--rmq-checks=golden", "-s")
+    cases = sum(1 for case in golden.cases if case.strategy in FAMILIES and "5.3.3" in case.runs)
+    assert result.parseoutcomes() == {"passed": cases, "failed": 1}  # the loading test passes too
+    result.stdout.fnmatch_lines(
+        [
+            "*killed the harness before *test_golden*",
+            "*the harness * was killed by signal SIGKILL before it read allocate request *",
+            "*its stderr was empty*",
+        ]
+    )
+
+
+def test_the_readme_go_harness_is_the_one_that_passes(pytester, tmp_path, golden):
+    """The README shows ``examples/harness-go-minimal/main.go`` whole; built, it passes every
+    AVG_BY_CIRCLE golden case and the other families are reported as not run."""
+    source = (EXAMPLES / "harness-go-minimal" / "main.go").read_text()
+    assert f"```go\n{source}```" in (ROOT / "README.md").read_text()
+    binary = _go_build(EXAMPLES / "harness-go-minimal", tmp_path / "my-client")
+    result = pytester.runpytest(*Q, f"--rmq-strategy=exec:{binary}", "--rmq-checks=golden")
+    assert result.ret == 0, result.stdout.str()
+    cases = sum(1 for case in golden.cases if case.strategy == "AVG_BY_CIRCLE" and "5.3.3" in case.runs)
+    assert result.parseoutcomes() == {"passed": cases + 1}
+    result.stdout.fnmatch_lines(["rmq-conformance: harness my-client 0.1.0 (Go): families AVG_BY_CIRCLE; *"])
