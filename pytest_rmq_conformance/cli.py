@@ -4,6 +4,7 @@
     rmq-conformance golden check [DIR]          validate a golden directory
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
+    rmq-conformance matrix [SPEC ...]           a compatibility matrix: implementations x family x release
 """
 
 from __future__ import annotations
@@ -118,6 +119,36 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _matrix(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix
+    from pytest_rmq_conformance.matrix.render import write_matrix
+    from pytest_rmq_conformance.strategies import parse_release
+
+    shipped = sorted({run.rocketmq for run in load_golden().runs.values()}, key=parse_release)
+    releases = args.release or shipped
+    checks = [part.strip() for part in args.checks.split(",") if part.strip()]
+    problems = [f"--release {r}: no golden vectors (they cover {', '.join(shipped)})" for r in releases if r not in shipped]
+    problems += [f"--checks {c}: not one of {', '.join(CHECKS)}" for c in checks if c not in CHECKS]
+    if args.examples is not None and args.examples < 1:
+        problems.append("--examples must be at least 1")
+    if problems or not checks:
+        print(f"rmq-conformance matrix: error: {'; '.join(problems) or '--checks is empty'}", file=sys.stderr)
+        return 2
+    specs = args.specs or sorted(REFERENCE_CLASSES)
+    say = (lambda line: None) if args.quiet else (lambda line: print(line, flush=True))
+    doc = build_matrix(
+        specs, releases, checks=checks, seed=args.seed, examples=args.examples, timeout=args.timeout or None,
+        isolate=args.isolate, progress=say,
+    )
+    written = write_matrix(doc, args.out)
+    for row in doc["implementations"]:
+        verdict = row["verdict"]
+        print(f"{row['name']} {row['version']} ({row['language']}): {verdict['status']}, "
+              f"{verdict['cellsPassed']} of {verdict['cellsRun']} cells pass")
+    print(f"matrix: {written['html']} ({written['md'].name}, {written['json'].name}, badges/)")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rmq-conformance",
@@ -180,6 +211,27 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--out", type=Path, default=Path("sweep-out"), metavar="DIR", help="output directory (default sweep-out)")
     sweep.add_argument("--quiet", action="store_true", help="no progress lines")
     sweep.set_defaults(handler=_sweep)
+
+    matrix = commands.add_parser(
+        "matrix",
+        help="a compatibility matrix of implementations, families and releases",
+        description="Run each implementation (a spec as --rmq-strategy names it: a reference name, "
+        "module:attribute, an entry point, or exec:COMMAND for a harness in any language) at each release "
+        "through the golden replay and the differential on generated groups. Writes DIR/matrix.json "
+        "(schemas/matrix.schema.json), DIR/matrix.md, DIR/matrix.html and DIR/badges/<name>.svg. Every "
+        "divergent case is classified: wrong queues (a member of cidAll gets queues other than Java's), "
+        "no answer (crash, hang, garbage), or error behaviour only (invalid inputs, non-members).",
+    )
+    matrix.add_argument("specs", nargs="*", metavar="SPEC", help="implementations (default: the six reference ports)")
+    matrix.add_argument("--release", action="append", help="a RocketMQ release (repeatable; default: every golden release)")
+    matrix.add_argument("--checks", default="golden,generated", help="golden, generated or both (default both)")
+    matrix.add_argument("--examples", type=int, default=20, help="generated groups per family and release (default 20)")
+    matrix.add_argument("--seed", type=int, default=0, help="the seed of the generated groups (default 0)")
+    matrix.add_argument("--timeout", type=float, default=5.0, help="seconds one allocate() call may take (default 5)")
+    matrix.add_argument("--isolate", action="store_true", help="run Python strategies through the built-in harness")
+    matrix.add_argument("--out", type=Path, default=Path("matrix-out"), metavar="DIR", help="output directory (default matrix-out)")
+    matrix.add_argument("--quiet", action="store_true", help="no progress lines")
+    matrix.set_defaults(handler=_matrix)
     return parser
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest_rmq_conformance
 
 PACKAGE = Path(pytest_rmq_conformance.__file__).parent
-NO_PYTEST = ["engine", "strategies", "processqueue", "pipeline"]
+NO_PYTEST = ["engine", "strategies", "processqueue", "pipeline", "matrix"]
 
 
 def _modules(folder):

@@ -225,3 +225,58 @@ def test_a_registered_family_is_swept(spark, tmp_path, toy_registered):
     kinds = {v["kind"] for v in by_spec["toy_family:RotateIgnoringOffset"]["violations"]}
     assert kinds == {"differs-from-reference"}
     assert {row["name"] for row in rows_of(out)} == {"ROTATE"}
+
+
+# -- strategies behind a harness ----------------------------------------------------------
+
+PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
+
+
+def test_a_harness_serving_several_families_is_swept_once_per_family():
+    from pytest_rmq_conformance.pipeline.evaluate import sweep_entries
+
+    spec = f"{PYTHON_HARNESS} AVG CONSISTENT_HASH"
+    assert sweep_entries([spec, "AVG"], "5.3.3", 2.0) == [(spec, "AVG"), (spec, "CONSISTENT_HASH"), ("AVG", None)]
+    plan = fixed_example(24, 4, 1)
+    for family in ("AVG", "CONSISTENT_HASH"):
+        remote = Evaluator(spec, family=family)
+        try:
+            row, local = remote.evaluate(plan), Evaluator(family).evaluate(plan)
+        finally:
+            remote.close()
+        assert row["strategy"] == f"{spec} [{family}]" and row["name"] == f"AVG CONSISTENT_HASH {family}"
+        assert (row["moved"], row["lower_bound"], row["own"], row["violation_count"]) == (
+            local["moved"], local["lower_bound"], local["own"], 0
+        )
+
+
+def test_a_harness_that_dies_is_a_recorded_fault_and_the_next_scenario_runs(faulty, tmp_path, monkeypatch):
+    (tmp_path / "dying.py").write_text(
+        "import os\nfrom pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "class DiesOnFourClients(AllocateMessageQueueAveragely):\n"
+        "    def allocate(self, group, cid, mq_all, cid_all):\n"
+        "        if len(cid_all) == 4:\n            os._exit(7)\n"
+        "        return super().allocate(group, cid, mq_all, cid_all)\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    evaluator = Evaluator(f"{PYTHON_HARNESS} dying:DiesOnFourClients")
+    try:
+        died = evaluator.evaluate(fixed_example(24, 4, 1))
+        fine = evaluator.evaluate(fixed_example(24, 3, 1))
+    finally:
+        evaluator.close()
+    assert died["violation_kinds"] == ["harness-fault"]
+    assert "exited with status 7" in died["violation_details"][0]
+    assert fine["violation_count"] == 0 and fine["moved"] > 0
+
+
+@needs_spark
+def test_an_exec_spec_is_swept_on_spark_once_per_family(spark, tmp_path):
+    from pytest_rmq_conformance.pipeline.job import run_sweep
+
+    spec = f"{PYTHON_HARNESS} AVG AVG_BY_CIRCLE"
+    space = SweepSpace(queues=(1, 30), consumers=(1, 6), seed=4, count=8)
+    summary = run_sweep([spec], space, tmp_path / "out", partitions=2, spark=spark, progress=False, report=False)
+    by_spec = {entry["spec"]: entry for entry in summary["strategies"]}
+    assert set(by_spec) == {f"{spec} [AVG]", f"{spec} [AVG_BY_CIRCLE]"}
+    assert all(entry["scenarios"] == 8 and entry["failing_scenarios"] == 0 for entry in by_spec.values())

@@ -14,19 +14,21 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from pytest_rmq_conformance.engine.calls import Hang, assign
 from pytest_rmq_conformance.engine.differential import differences
 from pytest_rmq_conformance.engine.invariants import Violation
+from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.scenarios import Plan, Scenario, default_params, java_ordered
 from pytest_rmq_conformance.engine.steps import check_members, check_step
 from pytest_rmq_conformance.engine.subject import Settings, Subject
 from pytest_rmq_conformance.pipeline.space import layout_of
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 
-__all__ = ["Evaluator", "RESULT_FIELDS"]
+__all__ = ["Evaluator", "RESULT_FIELDS", "sweep_entries"]
 
 #: the columns of one result row (the Parquet schema the job writes)
 RESULT_FIELDS = (
@@ -53,19 +55,43 @@ RESULT_FIELDS = (
 DETAIL_LIMIT = 300
 
 
+def sweep_entries(specs: Sequence[str], version: str, timeout: float | None) -> list[tuple[str, str | None]]:
+    """``(spec, family)`` for each strategy swept: a harness serving several families is swept
+    once per family, anything else once (family ``None``)."""
+    entries: list[tuple[str, str | None]] = []
+    for spec in specs:
+        evaluator = Evaluator(spec, version, timeout)
+        served = evaluator.subject.families if evaluator.error is None and evaluator.subject.harness is not None else ()
+        entries += [(spec, family) for family in served] if len(served) > 1 else [(spec, None)]
+        evaluator.close()
+    return entries
+
+
 class Evaluator:
     """Evaluates scenarios for the strategy ``spec`` (anything ``--rmq-strategy`` accepts)
-    at reference release ``version``; each ``allocate`` call is cut off after ``timeout`` s."""
+    at reference release ``version``; each ``allocate`` call is cut off after ``timeout`` s.
+    ``family`` holds a harness serving several families to one of them."""
 
-    def __init__(self, spec: str, version: str = DEFAULT_RELEASE, timeout: float | None = 2.0):
-        self.spec = spec
-        self.subject = Subject(Settings(spec=spec, origin="--strategy", version=version, timeout=timeout))
-        self.error = self.subject.load_error
+    def __init__(self, spec: str, version: str = DEFAULT_RELEASE, timeout: float | None = 2.0, family: str | None = None):
+        self.spec = spec if family is None else f"{spec} [{family}]"
+        subject = Subject(Settings(spec=spec, origin="--strategy", version=version, timeout=timeout))
+        self.error = subject.load_error
+        self.subject = subject.for_family(family) if family is not None and self.error is None else subject
         self.timeout = timeout
 
     @property
     def name(self) -> str:
+        hello = self.subject.hello if self.error is None else None
+        if hello is not None:
+            families = self.subject.families
+            return hello.name + (f" {families[0]}" if len(families) == 1 else "")
         return self.subject.name or self.spec
+
+    def close(self) -> None:
+        """Stop the harness process, if the strategy has one."""
+        harness = self.subject.harness if self.error is None else None
+        if harness is not None:
+            harness.stop()
 
     def _configured(self, group: Scenario) -> Scenario:
         """``group`` configured for the strategy: an instance's own params, else its family's defaults."""
@@ -101,6 +127,12 @@ class Evaluator:
                 violations += self._check(plan, row)
             except Hang as hang:
                 violations.append(Violation("hang", str(hang)))
+            except HarnessFault as fault:  # the harness died, hung or wrote garbage; the next call restarts it
+                violations.append(Violation("harness-fault", str(fault)))
+            except HarnessGaveUp as exc:
+                violations.append(Violation("not-run", str(exc)))
+            except Unsupported as exc:
+                violations.append(Violation("not-implemented", str(exc)))
             except Exception as exc:  # a strategy or factory failing in a way assign does not catch
                 violations.append(Violation("error", f"{type(exc).__name__}: {exc}"))
         row["violation_count"] = len(violations)

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator
+from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator, sweep_entries
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
 from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
 
@@ -62,20 +62,24 @@ def spark_ddl() -> str:
     return ", ".join(f"{name} {types[kind]}" for name, kind in RESULT_FIELDS)
 
 
-def evaluate_batches(specs: Sequence[str], space: SweepSpace, version: str, timeout: float | None):
+def evaluate_batches(entries: Sequence[tuple[str, str | None]], space: SweepSpace, version: str, timeout: float | None):
     """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
         schema = arrow_schema()
-        evaluators = [Evaluator(spec, version, timeout) for spec in specs]
-        for batch in batches:
-            rows: list[dict[str, Any]] = []
-            for index in batch.column(0).to_pylist():
-                plan = space.plan(index)
-                rows.extend(evaluator.evaluate(plan, index) for evaluator in evaluators)
-            yield pa.RecordBatch.from_pylist(rows, schema=schema)
+        evaluators = [Evaluator(spec, version, timeout, family) for spec, family in entries]
+        try:
+            for batch in batches:
+                rows: list[dict[str, Any]] = []
+                for index in batch.column(0).to_pylist():
+                    plan = space.plan(index)
+                    rows.extend(evaluator.evaluate(plan, index) for evaluator in evaluators)
+                yield pa.RecordBatch.from_pylist(rows, schema=schema)
+        finally:
+            for evaluator in evaluators:
+                evaluator.close()
 
     return run
 
@@ -201,21 +205,23 @@ def run_sweep(
     own_session = spark is None
     spark = spark or spark_session(master, log=staging / "spark.log")
     try:
+        entries = sweep_entries(specs, version, timeout)
+        labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
         parts = partitions or max(2, spark.sparkContext.defaultParallelism * 4)
-        say(f"rmq-conformance sweep: {space.count} scenarios x {len(specs)} strategies on {master}, {parts} partitions")
+        say(f"rmq-conformance sweep: {space.count} scenarios x {len(labels)} strategies on {master}, {parts} partitions")
         ids = spark.range(0, space.count, numPartitions=parts)
-        results = ids.mapInArrow(evaluate_batches(list(specs), space, version, timeout), spark_ddl())
+        results = ids.mapInArrow(evaluate_batches(entries, space, version, timeout), spark_ddl())
         with _Progress(spark, parts, progress, say):
             results.write.mode("overwrite").parquet(str(staging / "results"))
         stored = spark.read.parquet(str(staging / "results"))
         summary = summarize(
             stored,
-            specs=specs,
+            specs=labels,
             space=space,
             version=version,
             master=master,
             partitions=parts,
-            examples=_examples(specs, version, timeout),
+            examples=_examples(entries, version, timeout),
         )
         summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
         validate_summary(summary)
@@ -239,9 +245,9 @@ def run_sweep(
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _examples(specs: Sequence[str], version: str, timeout: float | None) -> list[dict[str, Any]]:
+def _examples(entries: Sequence[tuple[str, str | None]], version: str, timeout: float | None) -> list[dict[str, Any]]:
     """The fixed comparisons, evaluated on the driver (they are a handful of calls)."""
-    evaluators = [Evaluator(spec, version, timeout) for spec in specs]
+    evaluators = [Evaluator(spec, version, timeout, family) for spec, family in entries]
     examples = []
     for title, queues, consumers, leaver in EXAMPLES:
         plan = fixed_example(queues, consumers, leaver)
@@ -259,6 +265,8 @@ def _examples(specs: Sequence[str], version: str, timeout: float | None) -> list
                 }
             )
         examples.append({"title": title, "rows": rows})
+    for evaluator in evaluators:
+        evaluator.close()
     return examples
 
 

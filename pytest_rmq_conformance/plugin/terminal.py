@@ -3,7 +3,7 @@ golden cases grouped by cause, and the churn table of the rebalance checks."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ class FailureGroups:
 
     def __init__(self):
         self.groups: OrderedDict[str, list[str]] = OrderedDict()
+        self.classes: Counter[str] = Counter()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
@@ -26,6 +27,8 @@ class FailureGroups:
         reason = data.get("rmq_reason")
         if reason is None or not report.failed:
             return
+        if data.get("rmq_class"):
+            self.classes[data["rmq_class"]] += 1
         members = self.groups.setdefault(reason, [])
         members.append(report.head_line or report.nodeid)
         if len(members) > GROUP_SHOWN:
@@ -42,6 +45,15 @@ class FailureGroups:
             terminalreporter.write_line(f"{len(members):5d} x {reason}")
             terminalreporter.write_line(f"        e.g. {examples}")
         terminalreporter.write_line(f"{total} failing case(s) in {len(self.groups)} group(s)")
+        if self.classes:
+            from pytest_rmq_conformance.engine.divergence import LABELS, SEVERITY
+
+            counts = ", ".join(f"{self.classes[name]} {LABELS[name]}" for name in SEVERITY if self.classes[name])
+            terminalreporter.write_line(f"by impact: {counts}")
+            if set(self.classes) == {SEVERITY[-1]}:
+                terminalreporter.write_line(
+                    "only error behaviour differs: every member of cidAll gets Java's queues wherever Java answered with queues"
+                )
 
 
 class ChurnReport:

@@ -3,45 +3,28 @@ reruns it travels as data (``user_properties``) for the terminal summary.
 
     rmq_rerun   the command line that reruns one golden case or replays one generated check
     rmq_reason  the key failures of the same cause are grouped under
+    rmq_class   how bad a failing golden case is (``engine.divergence``: wrong-queues, fault, error-behaviour)
 """
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from pytest_rmq_conformance.engine.commands import replay_command, rerun_command
+
 __all__ = ["rerun_command", "replay_command", "fail_case", "run_generated"]
-
-
-def _words(settings) -> list[str]:
-    words = ["pytest", f"--rmq-strategy={settings.spec}", f"--rmq-reference-version={settings.version}"]
-    if settings.charset != "UTF-8":
-        words.append(f"--rmq-charset={settings.charset}")
-    if settings.strict_order:
-        words.append("--rmq-strict-order")
-    return words
-
-
-def rerun_command(settings, case_id: str) -> str:
-    """One command line that reruns just the golden case ``case_id`` with ``settings``."""
-    return " ".join(shlex.quote(word) for word in [*_words(settings), f"--rmq-case={case_id}"])
-
-
-def replay_command(settings, test: str) -> str:
-    """One command line that replays the generated ``test`` (a ``path::name`` node) with its seed."""
-    words = [*_words(settings), f"--rmq-profile={settings.profile}", f"--rmq-seed={settings.seed}"]
-    if settings.examples is not None:
-        words.append(f"--rmq-examples={settings.examples}")
-    return " ".join(shlex.quote(word) for word in [*words[:1], test, *words[1:]])
 
 
 def fail_case(request, conformance, outcome) -> None:
     """Fail the running test with the report of the failed golden ``outcome``."""
+    from pytest_rmq_conformance.engine.divergence import of_outcome
+
     node = request.node
     node.user_properties.append(("rmq_reason", outcome.reason))
+    node.user_properties.append(("rmq_class", of_outcome(outcome)))
     node.user_properties.append(("rmq_rerun", rerun_command(conformance.settings, outcome.case.id)))
     pytest.fail(conformance.report(outcome), pytrace=False)
 

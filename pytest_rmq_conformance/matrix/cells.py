@@ -1,0 +1,291 @@
+"""The compatibility matrix, computed: every implementation at every release through the
+golden replay and the differential on generated groups, one cell per family × release.
+
+:func:`build_matrix` returns the document ``matrix.json`` holds
+(``schemas/matrix.schema.json``); nothing here imports pytest.
+"""
+
+from __future__ import annotations
+
+import datetime
+import platform
+from collections import Counter
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any
+
+from pytest_rmq_conformance.engine.cases import GoldenCases
+from pytest_rmq_conformance.engine.commands import replay_command, rerun_command, suite_node
+from pytest_rmq_conformance.engine.differential import differences
+from pytest_rmq_conformance.engine.divergence import FAULT, SEVERITY, classify, of_outcome, worst
+from pytest_rmq_conformance.engine.generation import Groups, PropertyFailure, check_examples
+from pytest_rmq_conformance.engine.golden import GoldenDataError
+from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
+from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.strategies import families
+
+__all__ = ["CHECKS", "build_matrix", "implementation_of"]
+
+CHECKS = ("golden", "generated")
+SUMMARY = 200  # characters of a divergence's one-line summary
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= SUMMARY else line[: SUMMARY - 1] + "…"
+
+
+def _version_of(strategy: Any) -> str:
+    module = getattr(type(strategy) if not isinstance(strategy, type) else strategy, "__module__", "") or ""
+    top = module.split(".")[0]
+    for dist in metadata.packages_distributions().get(top, []):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return "unknown"
+
+
+def implementation_of(subject: Subject) -> dict[str, Any]:
+    """Name, language and version: the hello of a harness, or what Python can tell of a strategy."""
+    hello = subject.hello
+    if hello is not None:
+        found = {"name": hello.name, "language": hello.language, "version": hello.version}
+        if hello.homepage:
+            found["homepage"] = hello.homepage
+        return found
+    source = subject.source
+    if subject.is_reference:
+        version = metadata.version("pytest-rmq-conformance")
+        name = f"{subject.name} (reference port)"
+    else:
+        version = _version_of(source.target) if source is not None else "unknown"
+        target = source.target if source is not None else None
+        name = getattr(target, "__qualname__", None) or type(target).__qualname__ if target is not None else subject.settings.spec
+    return {"name": name, "language": f"Python {platform.python_version()}", "version": version}
+
+
+class _Cell:
+    """What one family at one release came to, filled in as outcomes arrive."""
+
+    def __init__(self, family: str, release: str):
+        self.family, self.release = family, release
+        self.cases = self.passed = self.not_implemented = self.not_run = 0
+        self.classes: Counter[str] = Counter()
+        self.first: dict[str, Any] | None = None
+        self.generated: dict[str, Any] = {"status": "not-run", "reason": "not asked for"}
+        self.status: str | None = None  # set for cells decided without running: absent, not implemented, error
+        self.reason = ""
+
+    def golden(self, outcome, settings: Settings) -> None:
+        self.cases += 1
+        if outcome.skipped is not None:
+            if outcome.skipped.startswith("not implemented"):
+                self.not_implemented += 1
+            else:
+                self.not_run += 1
+            return
+        found = of_outcome(outcome)
+        if found is None:
+            self.passed += 1
+            return
+        self.classes[found] += 1
+        if self.first is None:
+            self.first = {
+                "check": "golden",
+                "case": outcome.case.id,
+                "class": found,
+                "summary": _one_line(outcome.error or str(outcome.mismatches[0])),
+                "repro": rerun_command(settings, outcome.case.id),
+            }
+
+    def as_json(self) -> dict[str, Any]:
+        generated = self.generated
+        impact = worst([*self.classes, *([generated["class"]] if generated.get("class") else [])])
+        status = self.status
+        if status is None:
+            if self.cases and self.not_implemented == self.cases:
+                status, self.reason = "not-implemented", "the harness answered unsupported"
+            elif impact is not None:
+                status = "differs"
+            elif self.not_run:
+                status, self.reason = "not-run", f"{self.not_run} case(s) not run: the harness was given up"
+            else:
+                status = "pass"
+        first = self.first
+        if first is None and generated.get("status") == "differs":
+            first = {key: generated[key] for key in ("check", "case", "class", "summary", "repro")}
+        cell: dict[str, Any] = {
+            "family": self.family,
+            "release": self.release,
+            "status": status,
+            "impact": impact,
+            "golden": {
+                "cases": self.cases,
+                "passed": self.passed,
+                "differ": sum(self.classes.values()),
+                "classes": {name: self.classes[name] for name in SEVERITY},
+                "notImplemented": self.not_implemented,
+                "notRun": self.not_run,
+            },
+            "generated": generated,
+            "firstDivergence": first,
+        }
+        if self.reason:
+            cell["reason"] = self.reason
+        return cell
+
+
+def _generated(subject: Subject, family: str, name: str) -> dict[str, Any]:
+    """The differential against the reference port on generated groups, for one family."""
+    if subject.is_reference:
+        return {"status": "reference", "reason": "the reference port itself"}
+    reason = Groups(subject).skip_reason()
+    if reason is None and subject.family is None:
+        reason = "no Java twin to compare with"
+    if reason is not None:
+        return {"status": "skipped", "reason": reason}
+    settings = subject.settings
+    found: list = []
+
+    def body(scenario):
+        mismatches = differences(
+            subject.build_for, subject.reference_for, scenario, timeout=settings.timeout, strict_order=settings.strict_order
+        )
+        if mismatches:
+            found[:] = [(m, scenario) for m in mismatches]
+            raise PropertyFailure(f"{mismatches[0].problem} for {mismatches[0].expected.current_cid!r}")
+
+    try:
+        # not shrunk: the matrix needs the verdict, and the repro line replays (and shrinks) it under pytest
+        report = check_examples(subject, Groups(subject).scenarios(adversarial=True), body, shrink=False)
+    except Unsupported as exc:
+        return {"status": "not-implemented", "reason": f"not implemented: {exc}"}
+    except HarnessGaveUp as exc:
+        return {"status": "not-run", "reason": str(exc)}
+    if report is None:
+        return {"status": "pass"}
+    classes = [classify(m, scenario.cid_all) for m, scenario in found] or [FAULT]
+    return {
+        "status": "differs",
+        "check": "generated",
+        "case": "a generated group",
+        "class": worst(classes),
+        "summary": _one_line(report.splitlines()[0]),
+        "repro": replay_command(settings, suite_node("test_reference", name)),
+    }
+
+
+def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The implementation's identity (``None`` if it did not load) and its cells at ``release``."""
+    settings = Settings(spec=spec, origin="rmq-conformance matrix", version=release, **options["settings"])
+    subject = Subject(settings)
+    cells = {family: _Cell(family, release) for family in families.names()}
+    try:
+        subject.load()
+        error = subject.load_error
+        identity = implementation_of(subject) if error is None else None
+        if error is not None:
+            for cell in cells.values():
+                cell.status, cell.reason = "error", _one_line(error)
+            return None, [cell.as_json() for cell in cells.values()]
+        served = subject.families
+        for family, cell in cells.items():
+            if family not in served:
+                cell.status = "not-implemented" if subject.harness is not None else "absent"
+                cell.reason = "not in the harness's hello" if subject.harness is not None else f"{subject.name} is one family"
+        checks = options["checks"]
+        if "golden" in checks:
+            golden = GoldenCases(subject)
+            try:
+                for case in golden.cases():
+                    cells[case.strategy].golden(golden.run_case(case), settings)
+            except (GoldenDataError, LookupError) as exc:
+                for family in served:
+                    cells[family].status, cells[family].reason = "error", _one_line(str(exc))
+        if "generated" in checks:
+            several = len(served) > 1
+            for family in served:
+                view = subject.for_family(family) if subject.harness is not None else subject
+                name = f"test_matches_reference[{family}]" if several else "test_matches_reference"
+                try:
+                    cells[family].generated = _generated(view, family, name)
+                except HarnessFault as fault:  # the harness died where the check could not report it
+                    cells[family].generated = {"status": "differs", "check": "generated", "case": "a generated group",
+                                               "class": FAULT, "summary": _one_line(str(fault)), "repro": ""}
+        return identity, [cell.as_json() for cell in cells.values()]
+    finally:
+        harness = subject.harness if subject.load_error is None else None
+        if harness is not None:
+            harness.stop()
+
+
+def _verdict(cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    ran = [cell for cell in cells if cell["status"] in ("pass", "differs")]
+    passing = sum(1 for cell in ran if cell["status"] == "pass")
+    impact = worst(cell["impact"] for cell in cells if cell["impact"])
+    errors = sum(1 for cell in cells if cell["status"] == "error")
+    if errors and not ran:
+        status = "error"
+    elif impact is not None:
+        status = impact
+    else:
+        status = "pass" if ran else "not-run"
+    return {"status": status, "cellsPassed": passing, "cellsRun": len(ran)}
+
+
+def build_matrix(
+    specs: Sequence[str],
+    releases: Sequence[str],
+    *,
+    checks: Sequence[str] = CHECKS,
+    seed: int = 0,
+    examples: int | None = None,
+    timeout: float | None = 5.0,
+    isolate: bool = False,
+    progress: Callable[[str], None] = lambda line: None,
+) -> dict[str, Any]:
+    """Run every spec (``--rmq-strategy`` syntax, ``exec:`` included) at every release."""
+    options = {
+        "checks": tuple(checks),
+        "settings": {"seed": seed, "examples": examples, "timeout": timeout, "isolate": isolate},
+    }
+    rows = []
+    for spec in specs:
+        identity: dict[str, Any] | None = None
+        cells: list[dict[str, Any]] = []
+        for release in releases:
+            found, release_cells = _release_cells(spec, release, options)
+            identity = identity or found
+            cells.extend(release_cells)
+            progress(_progress_line(spec, identity, release, release_cells))
+        row = {"spec": spec, **(identity or {"name": spec, "language": "unknown", "version": "unknown"})}
+        row["verdict"] = _verdict(cells)
+        row["cells"] = cells
+        rows.append(row)
+    return {
+        "matrixVersion": 1,
+        "tool": {"name": "pytest-rmq-conformance", "version": metadata.version("pytest-rmq-conformance")},
+        "generatedAt": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+        "checks": list(checks),
+        "seed": seed,
+        "examples": examples,
+        "releases": list(releases),
+        "families": families.names(),
+        "implementations": rows,
+    }
+
+
+def _progress_line(spec: str, identity: dict[str, Any] | None, release: str, cells: Sequence[dict[str, Any]]) -> str:
+    name = f"{identity['name']} {identity['version']}" if identity else spec
+    parts = []
+    for cell in cells:
+        if cell["status"] == "absent":
+            continue
+        if cell["status"] == "differs":
+            golden = cell["golden"]
+            what = f"{golden['differ']} of {golden['cases']} differ" if golden["differ"] else "generated differs"
+            parts.append(f"{cell['family']} {what} ({cell['impact']})")
+        else:
+            parts.append(f"{cell['family']} {cell['status']}")
+    return f"{name} at {release}: " + ", ".join(parts)
