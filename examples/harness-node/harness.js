@@ -95,8 +95,14 @@ function consistentHash(params, currentCid, mqAll, cidAll) {
   const keys = [...owners.keys()].sort((a, b) => a - b);
   const route = (text) => {
     const hash = md5Key(text);
-    const found = keys.find((key) => (BROKEN === 'ring-after' ? key > hash : key >= hash));
-    return owners.get(found === undefined ? keys[0] : found);
+    let low = 0; // binary search: the first key at (or, when broken, strictly after) the hash
+    let high = keys.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (BROKEN === 'ring-after' ? keys[middle] > hash : keys[middle] >= hash) high = middle;
+      else low = middle + 1;
+    }
+    return owners.get(keys[low === keys.length ? 0 : low]);
   };
   return keys.length === 0 ? [] : mqAll.filter((mq) => route(queueText(mq)) === currentCid);
 }

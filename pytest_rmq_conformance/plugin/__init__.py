@@ -79,6 +79,11 @@ def pytest_configure_node(node):
 
 
 def pytest_unconfigure(config):
+    state = config.stash.get(STATE, None)
+    if state is not None and state.conformance.subject.load_error is None:
+        harness = state.conformance.subject.harness
+        if harness is not None:  # say bye: the harness process ends with the run
+            harness.stop()
     hang_file = config.stash.get(HANG_FILE, None)
     if hang_file is not None and not hasattr(config, "workerinput"):
         shutil.rmtree(Path(hang_file).parent, ignore_errors=True)
