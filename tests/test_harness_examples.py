@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+import pytest_rmq_conformance
+
 pytestmark = pytest.mark.examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +91,7 @@ def test_each_example_harness_passes_the_whole_suite_at_5_3_3(pytester, harness)
 )
 def test_each_wrong_variant_is_rejected_by_its_check(pytester, monkeypatch, harness, broken, node, says):
     monkeypatch.setenv("RMQ_HARNESS_BROKEN", broken)
-    suite = ROOT / "pytest_rmq_conformance" / "suite"
+    suite = Path(pytest_rmq_conformance.__file__).parent / "suite"  # the installed suite (tox installs a wheel)
     result = pytester.runpytest(*Q, str(suite / node), f"--rmq-strategy={harness}", "--rmq-reference-version=5.3.3")
     assert result.ret == 1, result.stdout.str()
     assert result.parseoutcomes()["failed"] >= 1
