@@ -102,14 +102,14 @@ class _Cell:
     def as_json(self) -> dict[str, Any]:
         generated = self.generated
         impact = worst([*self.classes, *([generated["class"]] if generated.get("class") else [])])
-        status = self.status
+        status, reason = self.status, self.reason
         if status is None:
             if self.cases and self.not_implemented == self.cases:
-                status, self.reason = "not-implemented", "the harness answered unsupported"
+                status, reason = "not-implemented", "the harness answered unsupported"
             elif impact is not None:
                 status = "differs"
             elif self.not_run:
-                status, self.reason = "not-run", f"{self.not_run} case(s) not run: the harness was given up"
+                status, reason = "not-run", f"{self.not_run} case(s) not run: the harness was given up"
             else:
                 status = "pass"
         first = self.first
@@ -131,12 +131,12 @@ class _Cell:
             "generated": generated,
             "firstDivergence": first,
         }
-        if self.reason:
-            cell["reason"] = self.reason
+        if reason:
+            cell["reason"] = reason
         return cell
 
 
-def _generated(subject: Subject, family: str, name: str) -> dict[str, Any]:
+def _generated(subject: Subject, name: str) -> dict[str, Any]:
     """The differential against the reference port on generated groups, for one family."""
     if subject.is_reference:
         return {"status": "reference", "reason": "the reference port itself"}
@@ -209,7 +209,7 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
                 view = subject.for_family(family) if subject.harness is not None else subject
                 name = f"test_matches_reference[{family}]" if several else "test_matches_reference"
                 try:
-                    cells[family].generated = _generated(view, family, name)
+                    cells[family].generated = _generated(view, name)
                 except HarnessFault as fault:  # the harness died where the check could not report it
                     cells[family].generated = {"status": "differs", "check": "generated", "case": "a generated group",
                                                "class": FAULT, "summary": _one_line(str(fault)), "repro": ""}

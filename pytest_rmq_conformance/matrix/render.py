@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, LABELS, WRONG_QUEUES
-from pytest_rmq_conformance.engine.resources import schema_validator
+from pytest_rmq_conformance.engine.golden import schema_problems
 
 __all__ = ["MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug"]
 
@@ -30,10 +30,9 @@ class MatrixError(ValueError):
 
 
 def validate(doc: dict[str, Any]) -> None:
-    errors = sorted(schema_validator("matrix").iter_errors(doc), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].path) or "(top)"
-        raise MatrixError(f"matrix.json does not match schemas/matrix.schema.json at {where}: {errors[0].message}")
+    problems = schema_problems("matrix", doc)
+    if problems:
+        raise MatrixError(f"matrix.json does not match schemas/matrix.schema.json {problems[0]}")
 
 
 def slug(name: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.engine.resources import schema_validator
+from pytest_rmq_conformance.engine.golden import schema_problems
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 
 __all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
@@ -30,10 +30,9 @@ class SummaryError(ValueError):
 
 
 def validate_summary(summary: dict[str, Any]) -> None:
-    errors = sorted(schema_validator("sweep-summary").iter_errors(summary), key=lambda e: list(e.path))
-    if errors:
-        where = "/".join(str(p) for p in errors[0].path) or "(top)"
-        raise SummaryError(f"summary.json does not match its schema at {where}: {errors[0].message}")
+    problems = schema_problems("sweep-summary", summary)
+    if problems:
+        raise SummaryError(f"summary.json does not match its schema {problems[0]}")
 
 
 def _round(value: Any) -> Any:
