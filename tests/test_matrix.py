@@ -59,7 +59,7 @@ def cell(doc, implementation: int, family: str, release: str = "5.3.3"):
 def matrix():
     """A reference port, a harness serving one family, a wrong-queues and an error-only miniature."""
     return build_matrix(
-        ["AVG", f"{PYTHON_HARNESS} AVG", "tests.miniatures:AvgRemainderToLast", "tests.miniatures:AvgNoArgumentCheck"],
+        ["AVG", f"{PYTHON_HARNESS} AVG", "miniatures:AvgRemainderToLast", "miniatures:AvgNoArgumentCheck"],
         ["5.3.3"],
         examples=5,
     )
@@ -67,7 +67,7 @@ def matrix():
 
 def test_the_matrix_is_valid_and_has_a_row_per_implementation(matrix):
     validate(matrix)
-    assert [row["spec"] for row in matrix["implementations"]] == ["AVG", f"{PYTHON_HARNESS} AVG", "tests.miniatures:AvgRemainderToLast", "tests.miniatures:AvgNoArgumentCheck"]
+    assert [row["spec"] for row in matrix["implementations"]] == ["AVG", f"{PYTHON_HARNESS} AVG", "miniatures:AvgRemainderToLast", "miniatures:AvgNoArgumentCheck"]
     assert all(len(row["cells"]) == 6 for row in matrix["implementations"])
 
 
@@ -98,7 +98,7 @@ def test_wrong_queues_and_error_behaviour_only_are_told_apart(matrix):
     first = wrong["firstDivergence"]
     assert first["check"] == "golden" and first["class"] == WRONG_QUEUES
     assert first["repro"] == (
-        "pytest --rmq-strategy=tests.miniatures:AvgRemainderToLast --rmq-reference-version=5.3.3 "
+        "pytest --rmq-strategy=miniatures:AvgRemainderToLast --rmq-reference-version=5.3.3 "
         f"--rmq-case={first['case']}"
     )
     verdicts = [row["verdict"]["status"] for row in matrix["implementations"]]
@@ -154,7 +154,7 @@ class _Rows(HTMLParser):
 
 def test_the_command_writes_json_markdown_html_and_badges(tmp_path, capsys):
     out = tmp_path / "m"
-    code = main(["matrix", "AVG", "tests.miniatures:AvgNoArgumentCheck", "--release", "5.3.3", "--checks", "golden", "--out", str(out)])
+    code = main(["matrix", "AVG", "miniatures:AvgNoArgumentCheck", "--release", "5.3.3", "--checks", "golden", "--out", str(out)])
     assert code == 0
     printed = capsys.readouterr().out
     assert "AvgNoArgumentCheck unknown (Python" in printed and "error-behaviour" in printed
@@ -190,11 +190,11 @@ def test_bad_arguments_are_named(tmp_path, capsys, argv, says):
 @pytest.mark.parametrize(
     "spec, says",
     [
-        ("tests.miniatures:AvgNoArgumentCheck", ["by impact: * error behaviour only", "only error behaviour differs: *"]),
-        ("tests.miniatures:AvgRemainderToLast", ["by impact: * wrong queues*"]),
+        ("miniatures:AvgNoArgumentCheck", ["by impact: * error behaviour only", "only error behaviour differs: *"]),
+        ("miniatures:AvgRemainderToLast", ["by impact: * wrong queues*"]),
     ],
 )
-def test_the_closing_summary_classifies_failing_cases(pytester, spec, says):
-    result = pytester.runpytest("-p", "no:cacheprovider", f"--rmq-strategy={spec}", "--rmq-checks=golden")
+def test_the_closing_summary_classifies_failing_cases(suite, spec, says):
+    result = suite.runpytest("-p", "no:cacheprovider", f"--rmq-strategy={spec}", "--rmq-checks=golden")
     assert result.ret == 1
     result.stdout.fnmatch_lines(says)
