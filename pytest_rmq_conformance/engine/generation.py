@@ -12,17 +12,17 @@ example is replayed is reported as such.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, seed
+from hypothesis import HealthCheck, Phase, example, given, seed
 from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Flaky, HypothesisWarning
 from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.calls import Hang
-from pytest_rmq_conformance.engine.groups import plans, scenarios
+from pytest_rmq_conformance.engine.groups import plans, ring_trap_groups, scenarios
 from pytest_rmq_conformance.engine.remote import HarnessFault
 from pytest_rmq_conformance.engine.subject import PROFILES, profile_examples
 
@@ -64,15 +64,19 @@ def check_examples(
     *,
     max_examples: int | None = None,
     shrink: bool = True,
+    explicit: Sequence[Any] = (),
 ) -> str | None:
     """Check ``body`` over ``examples`` for the strategy under test (a
-    :class:`~pytest_rmq_conformance.engine.subject.Subject`); the failure report, or ``None``
-    when every example passed."""
+    :class:`~pytest_rmq_conformance.engine.subject.Subject`), the ``explicit`` examples first;
+    the failure report, or ``None`` when every example passed."""
     settings = subject.settings
     if subject.hangs.exhausted:
         return subject.hangs.refusal()
     count = max_examples if max_examples is not None else profile_examples(settings)
-    test = seed(settings.seed)(_settings(count, shrink)(given(examples)(body)))
+    test = given(examples)(body)
+    for fixed in reversed(explicit):
+        test = example(fixed)(test)
+    test = seed(settings.seed)(_settings(count, shrink)(test))
     try:
         with warnings.catch_warnings():
             # our reports print the group as data; hypothesis's repr of a large one is noise
@@ -121,6 +125,13 @@ class Groups:
 
     def scenarios(self, adversarial: bool = False) -> SearchStrategy:
         return self._fixed(scenarios(self.conformance.family, adversarial))
+
+    def explicit(self) -> list:
+        """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`), for checks
+        that compare with the reference."""
+        family, fixed = self.conformance.family, self.conformance.fixed_params()
+        groups = [] if family is None else ring_trap_groups(family)
+        return groups if fixed is None else [replace(group, params=fixed) for group in groups]
 
     def plans(self) -> SearchStrategy:
         drawn = plans(self.conformance.family)

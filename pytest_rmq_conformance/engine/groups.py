@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON
 from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, java_ordered  # noqa: F401 (java_ordered: its old home)
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
+from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
 from pytest_rmq_conformance.strategies import families
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "topics",
     "scenarios",
     "plans",
+    "ring_trap_groups",
 ]
 
 MAX_QUEUES = 1024
@@ -194,6 +197,51 @@ def _ring_traps(draw, scenario: Scenario) -> Scenario:
         if "virtualNodeCnt" in params:
             params["virtualNodeCnt"] = max(params["virtualNodeCnt"], replica + 1)
     return replace(scenario, params=params, mq_all=tuple(dict.fromkeys(mq_all)), cid_all=tuple(cid_all))
+
+
+def ring_trap_groups(family: str) -> list[Scenario]:
+    """Fixed groups, one per known ring-key collision, for a family that hashes queues onto a
+    ring (none for others): every check that takes them sees each collision whatever the seed.
+
+    Each group holds the collision and eight other clients, so the virtual node after the one
+    hit is almost always another client's: a port routing to the next node gives another answer.
+    """
+    record = families.get(family)
+    if not record.hashes:
+        return []
+    others = [f"10.0.0.2@{n}" for n in range(8)]
+    groups = []
+    for topic, broker, queue_id, cid, replica in QUEUE_ON_NODE:
+        queues = [MessageQueue(topic, broker, queue_id + n) for n in range(-2, 3)]
+        params = dict(record.default_params(queues))
+        if "virtualNodeCnt" in params:
+            params["virtualNodeCnt"] = max(params["virtualNodeCnt"], replica + 1)
+        groups.append(Scenario(family, params, "group", tuple(queues), tuple(java_sorted_strings([*others, cid]))))
+    for (cid_a, replica_a), (cid_b, replica_b) in NODE_ON_NODE:
+        members = (*others[:2], cid_a, cid_b)  # the pair's later node wins the key
+        nodes = max(10, replica_a + 1, replica_b + 1)
+        queues = _queues_routed_to(md5_hash(f"{cid_a}-{replica_a}"), members, nodes)
+        params = dict(record.default_params(queues))
+        if "virtualNodeCnt" in params:
+            params["virtualNodeCnt"] = nodes
+        groups.append(Scenario(family, params, "group", queues, members))
+    return groups
+
+
+@lru_cache(maxsize=None)
+def _queues_routed_to(key: int, members: tuple[str, ...], nodes: int) -> tuple[MessageQueue, ...]:
+    """Eight queues, two of which Java's MD5 ring of ``members`` routes to the node at ``key``."""
+    keys = HashRing(members, nodes, md5_hash)._keys
+    before = keys[keys.index(key) - 1]
+    hit, plain = [], []
+    for queue_id in range(100_000):
+        mq = MessageQueue("TopicTest", "broker-a", queue_id)
+        h = md5_hash(str(mq))
+        on_arc = before < h <= key if before < key else (h > before or h <= key)
+        (hit if on_arc else plain).append(mq)
+        if len(hit) >= 2 and len(plain) >= 6:
+            break
+    return tuple(java_sorted_queues(hit[:2] + plain[:6]))
 
 
 def _joiners(draw, start: Scenario) -> st.SearchStrategy[str]:

@@ -158,7 +158,8 @@ def _generated(subject: Subject, name: str) -> dict[str, Any]:
 
     try:
         # not shrunk: the matrix needs the verdict, and the repro line replays (and shrinks) it under pytest
-        report = check_examples(subject, Groups(subject).scenarios(adversarial=True), body, shrink=False)
+        groups = Groups(subject)
+        report = check_examples(subject, groups.scenarios(adversarial=True), body, shrink=False, explicit=groups.explicit())
     except Unsupported as exc:
         return {"status": "not-implemented", "reason": f"not implemented: {exc}"}
     except HarnessGaveUp as exc:

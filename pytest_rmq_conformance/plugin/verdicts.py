@@ -44,6 +44,7 @@ def run_generated(
     *,
     max_examples: int | None = None,
     shrink: bool = True,
+    explicit: Any = (),
 ) -> None:
     """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the
     report and the replay line when an example breaks the check."""
@@ -51,7 +52,7 @@ def run_generated(
     from pytest_rmq_conformance.engine.remote import HarnessGaveUp, Unsupported
 
     try:
-        report = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink)
+        report = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink, explicit=explicit)
     except Unsupported as exc:
         pytest.skip(f"not implemented: {exc}")
     except HarnessGaveUp as exc:

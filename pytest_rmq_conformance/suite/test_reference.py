@@ -1,4 +1,5 @@
-"""Differential: on generated groups, adversarial ones included, the answers of Java's reference port."""
+"""Differential: on generated groups, adversarial ones included, and on every known ring-key
+collision, the answers of Java's reference port."""
 
 import pytest
 
@@ -36,4 +37,4 @@ def test_matches_reference(rmq_conformance, rmq_groups, request):
             )
             raise PropertyFailure(format_generated(headline, details, scenario, scenario.dumps()))
 
-    run_generated(request, rmq_conformance, rmq_groups.scenarios(adversarial=True), body)
+    run_generated(request, rmq_conformance, rmq_groups.scenarios(adversarial=True), body, explicit=rmq_groups.explicit())
