@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -33,8 +33,8 @@ from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON
 from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, java_ordered  # noqa: F401 (java_ordered: its old home)
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
 from pytest_rmq_conformance.strategies import families
+from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
 
 __all__ = [
     "nearby_group",
@@ -228,7 +228,7 @@ def ring_trap_groups(family: str) -> list[Scenario]:
     return groups
 
 
-@lru_cache(maxsize=None)
+@cache
 def _queues_routed_to(key: int, members: tuple[str, ...], nodes: int) -> tuple[MessageQueue, ...]:
     """Eight queues, two of which Java's MD5 ring of ``members`` routes to the node at ``key``."""
     keys = HashRing(members, nodes, md5_hash)._keys
