@@ -203,8 +203,9 @@ def ring_trap_groups(family: str) -> list[Scenario]:
     """Fixed groups, one per known ring-key collision, for a family that hashes queues onto a
     ring (none for others): every check that takes them sees each collision whatever the seed.
 
-    Each group holds the collision and eight other clients, so the virtual node after the one
-    hit is almost always another client's: a port routing to the next node gives another answer.
+    A queue sitting on a node comes with eight other clients, so that the node after it is
+    almost always another client's (a port routing there answers otherwise); two nodes on one
+    key come with queues Java routes to that key (a port keeping the first node answers otherwise).
     """
     record = families.get(family)
     if not record.hashes:
@@ -212,11 +213,11 @@ def ring_trap_groups(family: str) -> list[Scenario]:
     others = [f"10.0.0.2@{n}" for n in range(8)]
     groups = []
     for topic, broker, queue_id, cid, replica in QUEUE_ON_NODE:
-        queues = [MessageQueue(topic, broker, queue_id + n) for n in range(-2, 3)]
-        params = dict(record.default_params(queues))
+        around = tuple(MessageQueue(topic, broker, queue_id + n) for n in range(-2, 3))
+        params = dict(record.default_params(around))
         if "virtualNodeCnt" in params:
             params["virtualNodeCnt"] = max(params["virtualNodeCnt"], replica + 1)
-        groups.append(Scenario(family, params, "group", tuple(queues), tuple(java_sorted_strings([*others, cid]))))
+        groups.append(Scenario(family, params, "group", around, tuple(java_sorted_strings([*others, cid]))))
     for (cid_a, replica_a), (cid_b, replica_b) in NODE_ON_NODE:
         members = (*others[:2], cid_a, cid_b)  # the pair's later node wins the key
         nodes = max(10, replica_a + 1, replica_b + 1)
@@ -233,7 +234,8 @@ def _queues_routed_to(key: int, members: tuple[str, ...], nodes: int) -> tuple[M
     """Eight queues, two of which Java's MD5 ring of ``members`` routes to the node at ``key``."""
     keys = HashRing(members, nodes, md5_hash)._keys
     before = keys[keys.index(key) - 1]
-    hit, plain = [], []
+    hit: list[MessageQueue] = []
+    plain: list[MessageQueue] = []
     for queue_id in range(100_000):
         mq = MessageQueue("TopicTest", "broker-a", queue_id)
         h = md5_hash(str(mq))
