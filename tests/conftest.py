@@ -7,6 +7,7 @@ pytest_plugins = ["pytester"]
 
 MINIATURES = Path(__file__).with_name("miniatures.py")
 BREAKERS = Path(__file__).with_name("breakers.py")
+FLAKY = Path(__file__).with_name("flaky.py")
 
 
 @pytest.fixture(scope="session")
@@ -20,8 +21,9 @@ def golden():
 
 @pytest.fixture
 def suite(pytester):
-    """A pytester directory where ``miniatures`` (the deliberately wrong strategies) can be imported."""
-    pytester.makepyfile(miniatures=MINIATURES.read_text(), breakers=BREAKERS.read_text())
+    """A pytester directory where the deliberately wrong strategies (``miniatures``, ``breakers``,
+    ``flaky``) can be imported."""
+    pytester.makepyfile(miniatures=MINIATURES.read_text(), breakers=BREAKERS.read_text(), flaky=FLAKY.read_text())
     pytester.syspathinsert()
     return pytester
 

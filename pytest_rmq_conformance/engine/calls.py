@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pytest_rmq_conformance.engine import budgets
 from pytest_rmq_conformance.engine.invariants import Violation
+from pytest_rmq_conformance.engine.nondeterminism import note_answer
 from pytest_rmq_conformance.engine.replay import Answer, call_strategy
 from pytest_rmq_conformance.engine.scenarios import Scenario
 from pytest_rmq_conformance.engine.timeouts import CallTimeout
@@ -40,17 +42,13 @@ def ask(
 ) -> Answer:
     """``strategy``'s answer to ``caller`` in ``scenario`` (other list objects may be passed in;
     with ``copy_lists=False`` the strategy gets those very objects)."""
-    answer = call_strategy(
-        strategy,
-        scenario.consumer_group,
-        caller,
-        scenario.mq_all if mq_all is None else mq_all,
-        scenario.cid_all if cid_all is None else cid_all,
-        timeout=timeout,
-        copy_lists=copy_lists,
-    )
+    budgets.check()
+    mq_all = scenario.mq_all if mq_all is None else mq_all
+    cid_all = scenario.cid_all if cid_all is None else cid_all
+    answer = call_strategy(strategy, scenario.consumer_group, caller, mq_all, cid_all, timeout=timeout, copy_lists=copy_lists)
     if isinstance(answer.exception, CallTimeout):
         raise Hang(scenario, caller, timeout)
+    note_answer(strategy, scenario.consumer_group, caller, mq_all, cid_all, answer)
     return answer
 
 
@@ -135,8 +133,11 @@ def _batched_answers(instances: dict[str, Any], scenario: Scenario, callers: lis
     members = [instances[cid] for cid in callers]
     if not members or not all(type(m) is RemoteStrategy for m in members):
         return None
+    budgets.check()
     first = members[0]
     if any((m.harness, m.name, m.params, m.release) != (first.harness, first.name, first.params, first.release) for m in members):
         return None
     answers = first.harness.allocate(first.name, first.params, first.release, scenario.consumer_group, scenario.mq_all, scenario.cid_all, callers)
+    for member, cid, answer in zip(members, callers, answers):
+        note_answer(member, scenario.consumer_group, cid, scenario.mq_all, scenario.cid_all, answer)
     return dict(zip(callers, answers))

@@ -1,19 +1,26 @@
-"""Running the generated checks under hypothesis: profiles, the seed, and readable failures.
+"""Running the generated checks under hypothesis: profiles, the seed, time budgets and honest verdicts.
 
 A check is a body called with one drawn example; it raises
 :class:`PropertyFailure` with a report when the strategy breaks a property.
-:func:`check_examples` runs it with the profile's settings and the run's seed,
-lets hypothesis shrink the example, and turns what happened into one report
-(the plugin adds the command that replays it). A strategy that hangs ends the
-check at once (no shrinking); one that answers differently when the same
-example is replayed is reported as such.
+:func:`check_examples` runs it with the profile's settings and the run's
+seed and returns a :class:`CheckResult`. When an example first fails, it is
+asked again at once: if the failure does not come back, or the strategy
+answers some call otherwise the second time
+(:mod:`~pytest_rmq_conformance.engine.nondeterminism`), the verdict is
+*nondeterministic*, with the two answers, and nothing is shrunk. Otherwise
+hypothesis shrinks the example within ``Settings.shrink_time`` seconds;
+when they run out, the smallest failing example found so far is reported.
+Drawing examples stops after ``Settings.check_time`` seconds: the check then
+passes on the examples it tried, and says how many. A strategy that hangs
+ends the check at once (no shrinking).
 """
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, example, given, seed
@@ -21,16 +28,47 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Flaky, HypothesisWarning
 from hypothesis.strategies import SearchStrategy
 
+from pytest_rmq_conformance.engine.budgets import OutOfTime, deadline
 from pytest_rmq_conformance.engine.calls import Hang
 from pytest_rmq_conformance.engine.groups import plans, ring_trap_groups, scenarios
+from pytest_rmq_conformance.engine.nondeterminism import Difference, first_difference, recording
 from pytest_rmq_conformance.engine.remote import HarnessFault
-from pytest_rmq_conformance.engine.subject import PROFILES, profile_examples
+from pytest_rmq_conformance.engine.subject import PROFILES, check_seconds, profile_examples
 
-__all__ = ["PROFILES", "PropertyFailure", "Groups", "profile_examples", "check_examples"]
+__all__ = ["PROFILES", "PropertyFailure", "CheckResult", "Groups", "profile_examples", "check_examples"]
+
+#: causes of a failed check (``CheckResult.cause``)
+PROPERTY, NONDETERMINISTIC, HANG, HARNESS = "property", "nondeterministic", "hang", "harness-fault"
+#: how far shrinking went (``CheckResult.shrinking``)
+COMPLETED, CUT_SHORT, NOT_SHRUNK = "completed", "cut-short", "not-shrunk"
 
 
 class PropertyFailure(AssertionError):
     """A generated example on which the strategy breaks a property; the message is the report."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What one generated check found: ``report`` is ``None`` when it passed."""
+
+    report: str | None = None
+    cause: str | None = None  # PROPERTY, NONDETERMINISTIC, HANG or HARNESS
+    shrinking: str | None = None  # COMPLETED, CUT_SHORT or NOT_SHRUNK, for a failure
+    divergence: str | None = None  # the first thing the report shows going wrong
+    tried: int = 0  # examples asked
+    note: str | None = None  # a pass on fewer examples than the profile's: why
+
+    @property
+    def passed(self) -> bool:
+        return self.report is None
+
+
+class _Nondeterministic(BaseException):
+    """The failing example, asked again, did not fail the same way (ends the check: nothing to shrink)."""
+
+    def __init__(self, failure: PropertyFailure, again: PropertyFailure | None, difference: Difference | None, example: Any):
+        super().__init__("nondeterministic")
+        self.failure, self.again, self.difference, self.example = failure, again, difference, example
 
 
 def _settings(max_examples: int, shrink: bool):
@@ -57,6 +95,79 @@ def _first_failure(exc: BaseException) -> PropertyFailure | None:
     return None
 
 
+class _Run:
+    """The body as hypothesis calls it: timed, the first failure asked twice, the smallest failure kept."""
+
+    def __init__(self, body: Callable[[Any], None], check_time: float | None, shrink_time: float, explicit: Sequence[Any], replay: bool):
+        self.body, self.replay = body, replay
+        self.check_time, self.shrink_time = check_time, shrink_time
+        self.explicit = {id(fixed) for fixed in explicit}
+        self.started = time.monotonic()
+        self.shrink_started: float | None = None  # after the first failure
+        self.tried = 0
+        self.smallest: PropertyFailure | None = None
+        self.fixed_failed = False
+
+    def __call__(self, drawn: Any) -> None:
+        if self.shrink_started is None:
+            limit = None if self.check_time is None else self.started + self.check_time - time.monotonic()
+            phase = "generation"
+        else:
+            limit = self.shrink_started + self.shrink_time - time.monotonic()
+            phase = "shrinking"
+        if limit is not None and limit <= 0:
+            raise OutOfTime(phase)
+        self.tried += 1
+        with deadline(limit, phase), recording() as first:
+            try:
+                self.body(drawn)
+                return
+            except PropertyFailure as failure:
+                caught = failure
+        if self.shrink_started is None:
+            if self.replay:
+                self._ask_again(drawn, caught, first)
+            self.fixed_failed = id(drawn) in self.explicit
+            self.shrink_started = time.monotonic()
+        self.smallest = caught
+        raise caught
+
+    def _ask_again(self, drawn: Any, failure: PropertyFailure, first) -> None:
+        again: PropertyFailure | None = None
+        with recording() as second:
+            try:
+                self.body(drawn)
+            except PropertyFailure as repeated:
+                again = repeated
+        difference = first_difference(first, second)
+        # answers given out of sight (in other processes) are judged by the reports, which show them
+        unseen = not first.answers and again is not None and str(again) != str(failure)
+        if again is None or difference is not None or unseen:
+            raise _Nondeterministic(failure, again, difference, drawn)
+
+
+def _nondeterministic_report(name: str, stop: _Nondeterministic) -> str:
+    headline = str(stop.failure).splitlines()[0]
+    lines = [f"{name} is nondeterministic: the same example, asked twice, did not get the same answers"]
+    if stop.difference is not None:
+        lines.extend(f"  {line}" for line in stop.difference.lines())
+    if stop.again is None:
+        lines.append(f"  the first time the check failed ({headline}); asked again, it passed")
+    else:
+        lines.append(f"  the check failed both times, with different answers: {headline}")
+    lines.append("  its answers depend on something besides its inputs: randomness, the time, state kept between calls")
+    lines.append("  shrinking: not done (a failure that does not repeat cannot be shrunk)")
+    lines.append("  the first failure in full:")
+    lines.extend(f"    {line}" for line in str(stop.failure).splitlines())
+    return "\n".join(lines)
+
+
+def _divergence(report: str) -> str:
+    """The first detail of a report (else its headline)."""
+    lines = [line.strip() for line in report.splitlines() if line.strip()]
+    return lines[1] if len(lines) > 1 else (lines[0] if lines else "")
+
+
 def check_examples(
     subject,
     examples: SearchStrategy,
@@ -65,15 +176,22 @@ def check_examples(
     max_examples: int | None = None,
     shrink: bool = True,
     explicit: Sequence[Any] = (),
-) -> str | None:
+) -> CheckResult:
     """Check ``body`` over ``examples`` for the strategy under test (a
-    :class:`~pytest_rmq_conformance.engine.subject.Subject`), the ``explicit`` examples first;
-    the failure report, or ``None`` when every example passed."""
+    :class:`~pytest_rmq_conformance.engine.subject.Subject`), the ``explicit`` examples first."""
     settings = subject.settings
     if subject.hangs.exhausted:
-        return subject.hangs.refusal()
+        return CheckResult(subject.hangs.refusal(), HANG, NOT_SHRUNK, subject.hangs.refusal())
     count = max_examples if max_examples is not None else profile_examples(settings)
-    test = given(examples)(body)
+    # a strategy claiming one answer per input is asked again before shrinking; one that keeps
+    # state on purpose may answer otherwise the second time without being nondeterministic
+    check_time = check_seconds(settings)
+    run = _Run(body, check_time, settings.shrink_time, explicit, replay="one-answer" in subject.properties)
+
+    def check(drawn: Any) -> None:
+        run(drawn)
+
+    test = given(examples)(check)
     for fixed in reversed(explicit):
         test = example(fixed)(test)
     test = seed(settings.seed)(_settings(count, shrink)(test))
@@ -83,21 +201,56 @@ def check_examples(
             warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
             test()
     except PropertyFailure as failure:
-        return str(failure)
+        return _failed(str(failure), run, shrink, f"{time.monotonic() - (run.shrink_started or run.started):.1f} s")
+    except OutOfTime as stop:
+        if stop.phase == "shrinking" and run.smallest is not None:
+            return _failed(str(run.smallest), run, shrink, cut=True)
+        note = (
+            f"checked {run.tried} of {count} examples: the check's {check_time:g} s ran out "
+            "(--rmq-check-time); the strategy is slow, and the verdict covers those examples only"
+        )
+        return CheckResult(tried=run.tried, note=note)
+    except _Nondeterministic as stop:
+        report = _nondeterministic_report(subject.name, stop)
+        difference = stop.difference
+        shown = " ".join(line.strip() for line in difference.lines()) if difference is not None else _divergence(str(stop.failure))
+        return CheckResult(report, NONDETERMINISTIC, NOT_SHRUNK, shown, run.tried)
     except HarnessFault as fault:
-        return f"{fault}\n  the check stopped there"
+        report = f"{fault}\n  the check stopped there\n  shrinking: not done (the harness failed)"
+        return CheckResult(report, HARNESS, NOT_SHRUNK, str(fault).splitlines()[0], run.tried)
     except Hang as hang:
         subject.hangs.record()
-        return f"{hang}; the check stopped there (a hang is not shrunk)\n  group as data: {hang.scenario.dumps()}"
+        report = (
+            f"{hang}; the check stopped there\n  shrinking: not done (a hang is not shrunk)\n"
+            f"  group as data: {hang.scenario.dumps()}"
+        )
+        return CheckResult(report, HANG, NOT_SHRUNK, str(hang), run.tried)
     except Flaky as exc:
         first = _first_failure(exc)
         what = str(first) if first is not None else f"{type(exc).__name__}: {exc}"
-        return (
-            "the strategy failed on a generated group, then answered differently when the same group was "
-            "replayed: its answers depend on something besides its inputs (state kept between calls, "
-            f"the time, randomness)\n{what}"
+        report = (
+            f"{subject.name} is nondeterministic: it failed on a generated group, then answered differently "
+            "when the same group was replayed: its answers depend on something besides its inputs "
+            f"(state kept between calls, the time, randomness)\n  shrinking: stopped there\n{what}"
         )
-    return None
+        return CheckResult(report, NONDETERMINISTIC, NOT_SHRUNK, _divergence(what), run.tried)
+    return CheckResult(tried=run.tried)
+
+
+def _failed(report: str, run: _Run, shrink: bool, took: str = "", cut: bool = False) -> CheckResult:
+    if not shrink:
+        how, line = NOT_SHRUNK, "not done (this check does not shrink: replay it with its seed)"
+    elif run.fixed_failed:
+        how, line = NOT_SHRUNK, "not done (a fixed example, not a drawn one)"
+    elif cut:
+        how = CUT_SHORT
+        line = (
+            f"cut short after {run.shrink_time:g} s (--rmq-shrink-time): this is the smallest failing "
+            "example found so far, not necessarily the smallest there is"
+        )
+    else:
+        how, line = COMPLETED, f"completed in {took}"
+    return CheckResult(f"{report}\n  shrinking: {line}", PROPERTY, how, _divergence(report), run.tried)
 
 
 class Groups:

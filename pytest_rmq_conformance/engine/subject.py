@@ -21,6 +21,7 @@ from functools import partial
 from typing import Any
 
 from pytest_rmq_conformance.engine.hangs import HangBudget
+from pytest_rmq_conformance.engine.nondeterminism import note_built
 from pytest_rmq_conformance.engine.properties import DEFAULT_PROPERTIES, claimed_by, parse_properties
 from pytest_rmq_conformance.engine.remote import Harness, HarnessFault, Hello, RemoteStrategy
 from pytest_rmq_conformance.engine.specs import EXEC, SpecError, StrategySource, probe_keywords, resolve_spec
@@ -28,7 +29,7 @@ from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeou
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE, families, parse_release, reference_strategy
 from pytest_rmq_conformance.strategies.families import Family
 
-__all__ = ["Settings", "Subject", "DEFAULT_STRATEGY", "PROFILES", "profile_examples"]
+__all__ = ["Settings", "Subject", "DEFAULT_STRATEGY", "PROFILES", "profile_examples", "check_seconds"]
 
 #: RocketMQ's own default strategy, used when the suite runs with no strategy chosen
 DEFAULT_STRATEGY = "AVG"
@@ -40,6 +41,9 @@ PROFILES = {
     "quick": {"examples": 40, "batches": 3, "batch": 8},
     "thorough": {"examples": 1000, "batches": 12, "batch": 40},
 }
+#: seconds a generated check may spend drawing examples before it settles for those it tried
+#: (``--rmq-check-time``), per profile
+CHECK_TIME = {"quick": 60.0, "thorough": 900.0}
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,18 @@ class Settings:
     profile: str = "quick"
     seed: int = 0
     examples: int | None = None  # overrides the profile's example count
+    check_time: float | None = None  # overrides the profile's time for drawing examples, per check
+    shrink_time: float = 5.0  # seconds a check may spend shrinking a failure
 
 
 def profile_examples(settings: Settings) -> int:
     """Examples per generated check: ``--rmq-examples``, else the profile's."""
     return settings.examples if settings.examples is not None else PROFILES[settings.profile]["examples"]
+
+
+def check_seconds(settings: Settings) -> float:
+    """Seconds a generated check may spend drawing examples: ``--rmq-check-time``, else the profile's."""
+    return settings.check_time if settings.check_time is not None else CHECK_TIME[settings.profile]
 
 
 #: ``build_hook(factory, keywords, case)``: a strategy, or ``None`` to call ``factory(**keywords)``
@@ -345,7 +356,9 @@ class Subject:
 
     def build_for(self, scenario: Any) -> Any:
         """A strategy configured for ``scenario`` (fresh, except for an instance spec)."""
-        return self.build(scenario.strategy, scenario.params, scenario)
+        built = self.build(scenario.strategy, scenario.params, scenario)
+        note_built(built, scenario.strategy, scenario.params)
+        return built
 
     def reference_for(self, scenario: Any) -> Any:
         """The reference port of ``scenario``'s family (else the strategy's own) at the

@@ -159,12 +159,12 @@ def _generated(subject: Subject, name: str) -> dict[str, Any]:
     try:
         # not shrunk: the matrix needs the verdict, and the repro line replays (and shrinks) it under pytest
         groups = Groups(subject)
-        report = check_examples(subject, groups.scenarios(adversarial=True), body, shrink=False, explicit=groups.explicit())
+        result = check_examples(subject, groups.scenarios(adversarial=True), body, shrink=False, explicit=groups.explicit())
     except Unsupported as exc:
         return {"status": "not-implemented", "reason": f"not implemented: {exc}"}
     except HarnessGaveUp as exc:
         return {"status": "not-run", "reason": str(exc)}
-    if report is None:
+    if result.report is None:
         return {"status": "pass"}
     classes = [classify(m, scenario.cid_all) for m, scenario in found] or [FAULT]
     return {
@@ -172,7 +172,7 @@ def _generated(subject: Subject, name: str) -> dict[str, Any]:
         "check": "generated",
         "case": "a generated group",
         "class": worst(classes),
-        "summary": _one_line(report.splitlines()[0]),
+        "summary": _one_line(result.report.splitlines()[0]),
         "repro": replay_command(settings, suite_node("test_reference", name)),
     }
 

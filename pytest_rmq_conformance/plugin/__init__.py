@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from pytest_rmq_conformance.plugin import options
-from pytest_rmq_conformance.plugin.collection import select, suite_part
+from pytest_rmq_conformance.plugin.collection import case_id, select, suite_part
 from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_groups  # noqa: F401 (registered here)
 from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
 from pytest_rmq_conformance.processqueue.fixtures import (  # noqa: F401 (registered here)
@@ -66,6 +66,10 @@ def pytest_configure(config):
 
         config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
         config.pluginmanager.register(ChurnReport(), "rmq-conformance-churn")
+    if config.getoption("rmq_results") and not hasattr(config, "workerinput"):
+        from pytest_rmq_conformance.plugin.results import ResultsFile
+
+        config.pluginmanager.register(ResultsFile(config, config.getoption("rmq_results")), "rmq-conformance-results")
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -127,8 +131,15 @@ def pytest_generate_tests(metafunc):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    suite_items = [item for item in items if item.get_closest_marker("rmq_check") is not None]
-    for item in suite_items:
+    for item in items:
+        part = item.get_closest_marker("rmq_check")
+        if part is None:
+            continue
         item.add_marker(pytest.mark.rmq_suite)
+        # what the --rmq-results lines and --junitxml properties need to name the test
+        item.user_properties.append(("rmq_check", part.args[0]))
+        case = case_id(item)
+        if case is not None:
+            item.user_properties.append(("rmq_case", case))
     if config.stash.get(ACTIVE, False) or options.selects(config):
         select(rmq_state(config), config, items)

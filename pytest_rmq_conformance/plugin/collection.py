@@ -12,7 +12,7 @@ import pytest
 from pytest_rmq_conformance.plugin.options import CHECKS
 from pytest_rmq_conformance.plugin.state import SUITE_DIR
 
-__all__ = ["suite_part", "select"]
+__all__ = ["suite_part", "case_id", "select"]
 
 
 def suite_part(path: Path) -> str | None:
@@ -23,9 +23,12 @@ def suite_part(path: Path) -> str | None:
     return path.stem[len("test_"):].replace("_", "-")
 
 
-def _case_id(item) -> str | None:
+def case_id(item) -> str | None:
+    """The id of the golden case a suite test checks (its golden replay or its sort), if any."""
     callspec = getattr(item, "callspec", None)
-    case = callspec.params.get("rmq_golden_case") if callspec else None
+    if callspec is None:
+        return None
+    case = callspec.params.get("rmq_golden_case", callspec.params.get("rmq_sort_case"))
     return getattr(case, "id", None)
 
 
@@ -49,11 +52,11 @@ def select(state, config, items: list) -> None:
         keep = [
             item
             for item in items
-            if _case_id(item) is None or any(fnmatchcase(_case_id(item), p) for p in state.case_patterns)
+            if case_id(item) is None or any(fnmatchcase(case_id(item), p) for p in state.case_patterns)
         ]
         _deselect(config, items, keep)
     for item in items:
-        names = (_case_id(item), item.name, getattr(item, "originalname", None))
+        names = (case_id(item), item.name, getattr(item, "originalname", None))
         for case_list in state.skip_lists:
             entry = case_list.match(names)
             if entry is not None:

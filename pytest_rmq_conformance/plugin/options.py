@@ -106,6 +106,26 @@ def add_options(parser) -> None:
     )
     group.addoption("--rmq-examples", type=int, metavar="N", help="generated examples per check, instead of the profile's number")
     group.addoption(
+        "--rmq-shrink-time",
+        type=float,
+        metavar="SECONDS",
+        help="time a generated check may spend shrinking a failure to a smaller example (default 5); when it "
+        "runs out, the smallest failing example found so far is reported. Also: ini rmq_shrink_time.",
+    )
+    group.addoption(
+        "--rmq-check-time",
+        type=float,
+        metavar="SECONDS",
+        help="time a generated check may spend drawing examples (default: 60 for the quick profile, 900 for "
+        "thorough); when it runs out, the check passes on the examples it tried and a warning says how many. "
+        "Also: ini rmq_check_time.",
+    )
+    group.addoption(
+        "--rmq-results",
+        metavar="FILE",
+        help="write one JSON line per test outcome to FILE as it is known (schema: schemas/results.schema.json)",
+    )
+    group.addoption(
         "--rmq-seed",
         type=int,
         metavar="N",
@@ -116,6 +136,8 @@ def add_options(parser) -> None:
     parser.addini("rmq_reference_version", "RocketMQ reference release (see --rmq-reference-version)")
     parser.addini("rmq_timeout", "time limit of one allocate() call in seconds (see --rmq-timeout)")
     parser.addini("rmq_max_restarts", "restarts of a faulty harness process (see --rmq-max-restarts)")
+    parser.addini("rmq_shrink_time", "seconds a generated check may spend shrinking a failure (see --rmq-shrink-time)")
+    parser.addini("rmq_check_time", "seconds a generated check may spend drawing examples (see --rmq-check-time)")
 
 
 def choose(config, option: str, env: str, ini: str, default: str) -> tuple[str, str]:
@@ -192,6 +214,8 @@ def settings_from(config, seed: int) -> Any:
     examples = config.getoption("rmq_examples")
     if examples is not None and examples < 1:
         raise pytest.UsageError(f"--rmq-examples must be at least 1, not {examples}")
+    shrink_time = _seconds(config, "rmq_shrink_time", None)
+    check_time = _seconds(config, "rmq_check_time", None)
     return Settings(
         spec=spec,
         origin=origin,
@@ -206,7 +230,27 @@ def settings_from(config, seed: int) -> Any:
         profile=profile,
         seed=seed,
         examples=examples,
+        shrink_time=Settings.shrink_time if shrink_time is None else shrink_time,
+        check_time=check_time,
     )
+
+
+def _seconds(config, name: str, default: float | None) -> float | None:
+    """A time in seconds from option ``--name``, else ini key ``name``, else ``default``; never negative."""
+    option = f"--{name.replace('_', '-')}"
+    value = config.getoption(name)
+    where = option
+    if value is None and config.getini(name):
+        where = f"ini {name}"
+        try:
+            value = float(config.getini(name))
+        except ValueError:
+            raise pytest.UsageError(f"{where}: expected a number of seconds, not {config.getini(name)!r}") from None
+    if value is None:
+        return default
+    if value < 0:
+        raise pytest.UsageError(f"{where} must be 0 or more seconds, not {value:g}")
+    return value
 
 
 def checks_of(config) -> list[str] | None:

@@ -1,13 +1,19 @@
-"""Engine results as pytest outcomes: a failure carries its report, and the command that
-reruns it travels as data (``user_properties``) for the terminal summary.
+"""Engine results as pytest outcomes: a failure carries its report, and what the summary, the
+``--rmq-results`` file and ``--junitxml`` need travels as data (``user_properties``):
 
-    rmq_rerun   the command line that reruns one golden case or replays one generated check
-    rmq_reason  the key failures of the same cause are grouped under
-    rmq_class   how bad a failing golden case is (``engine.divergence``: wrong-queues, fault, error-behaviour)
+    rmq_cause       what went wrong, in one line (a golden case's first problem, a check's headline)
+    rmq_reason      the key failures of the same cause are grouped under
+    rmq_divergence  the first divergence the report shows
+    rmq_rerun       the command line that reruns one golden case or replays one generated check
+    rmq_class       a failing golden case: how bad it is (``engine.divergence``: wrong-queues, fault,
+                    error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault
+    rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
+    rmq_note        a generated check that passed on fewer examples than asked for: why
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -15,24 +21,42 @@ import pytest
 
 from pytest_rmq_conformance.engine.commands import replay_command, rerun_command
 
-__all__ = ["rerun_command", "replay_command", "fail_case", "run_generated"]
+__all__ = ["rerun_command", "replay_command", "fail_case", "run_generated", "RmqBudgetWarning"]
+
+
+class RmqBudgetWarning(UserWarning):
+    """A generated check ran out of time and passed on fewer examples than its profile asks for."""
+
+
+def _properties(request, **values: Any) -> None:
+    request.node.user_properties.extend((f"rmq_{key}", value) for key, value in values.items() if value is not None)
 
 
 def fail_case(request, conformance, outcome) -> None:
     """Fail the running test with the report of the failed golden ``outcome``."""
     from pytest_rmq_conformance.engine.divergence import of_outcome
+    from pytest_rmq_conformance.engine.reports import format_mismatch
 
-    node = request.node
-    node.user_properties.append(("rmq_reason", outcome.reason))
-    node.user_properties.append(("rmq_class", of_outcome(outcome)))
-    node.user_properties.append(("rmq_rerun", rerun_command(conformance.settings, outcome.case.id)))
+    first = outcome.error if outcome.error is not None else outcome.mismatches[0].problem
+    divergence = outcome.error if outcome.error is not None else " ".join(
+        line.strip() for line in format_mismatch(outcome.mismatches[0])[:3]
+    )
+    _properties(
+        request,
+        cause=first,
+        reason=outcome.reason,
+        divergence=divergence,
+        rerun=rerun_command(conformance.settings, outcome.case.id),
+        **{"class": of_outcome(outcome)},
+    )
     pytest.fail(conformance.report(outcome), pytrace=False)
 
 
-def fail_generated(request, conformance, report: str) -> None:
-    """Fail the running generated check with ``report`` and the line that replays it."""
+def fail_generated(request, conformance, report: str, **found: Any) -> None:
+    """Fail the running generated check with ``report`` and the line that replays it (``found``:
+    more properties, such as ``shrinking``)."""
     replay = replay_command(conformance.settings, f"{request.node.path}::{request.node.name}")
-    request.node.user_properties.append(("rmq_rerun", replay))
+    _properties(request, cause=report.splitlines()[0], rerun=replay, **found)
     pytest.fail(f"{report}\n  replay: {replay}", pytrace=False)
 
 
@@ -52,10 +76,14 @@ def run_generated(
     from pytest_rmq_conformance.engine.remote import HarnessGaveUp, Unsupported
 
     try:
-        report = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink, explicit=explicit)
+        result = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink, explicit=explicit)
     except Unsupported as exc:
         pytest.skip(f"not implemented: {exc}")
     except HarnessGaveUp as exc:
         pytest.skip(str(exc))
-    if report is not None:
-        fail_generated(request, conformance, report)
+    if result.note is not None:
+        _properties(request, note=result.note)
+        warnings.warn(RmqBudgetWarning(f"{request.node.name}: {result.note}"), stacklevel=2)
+    if result.report is not None:
+        found = {"divergence": result.divergence, "shrinking": result.shrinking, "class": result.cause}
+        fail_generated(request, conformance, result.report, **found)

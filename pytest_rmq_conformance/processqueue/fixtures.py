@@ -45,7 +45,8 @@ def __getattr__(name: str) -> Any:
 
 class TimedStrategy:
     """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
-    :class:`~pytest_rmq_conformance.engine.timeouts.CallTimeout`, which no rebalance swallows)."""
+    :class:`~pytest_rmq_conformance.engine.timeouts.CallTimeout`, which no rebalance swallows),
+    respects a generated check's deadline and is noted for its nondeterminism replay."""
 
     def __init__(self, strategy: Any, timeout: float | None):
         self.strategy = strategy
@@ -53,11 +54,22 @@ class TimedStrategy:
         self.name = getattr(strategy, "name", type(strategy).__name__)
 
     def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        from pytest_rmq_conformance.engine import budgets
+        from pytest_rmq_conformance.engine.nondeterminism import note_answer
+        from pytest_rmq_conformance.engine.replay import Answer
         from pytest_rmq_conformance.engine.timeouts import call_with_timeout
 
-        return call_with_timeout(
-            lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
-        )
+        budgets.check()
+        try:
+            result = call_with_timeout(
+                lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
+            )
+        except Exception as exc:
+            note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(exception=exc))
+            raise
+        if isinstance(result, (list, tuple)):
+            note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(queues=tuple(result)))
+        return result
 
 
 @pytest.fixture(scope="session")
