@@ -22,10 +22,12 @@ import os
 import platform
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import islice
 from typing import IO, Any
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.engine.remote import PROTOCOL, queue_to_json
+from pytest_rmq_conformance.engine.replay import ANSWER_SLACK, item_problem
 from pytest_rmq_conformance.engine.subject import Settings, Subject
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
@@ -109,19 +111,21 @@ class Server:
             except Exception as exc:  # the strategy's failure is its answer
                 answers.append(_error(exc))
                 continue
-            answers.append(self._answer(result))
+            answers.append(self._answer(result, len(mq_all or ()) + ANSWER_SLACK))
         return {"answers": answers}
 
     @staticmethod
-    def _answer(result: Any) -> dict[str, Any]:
+    def _answer(result: Any, limit: int) -> dict[str, Any]:
         if result is None:
             return {"null": True}
         if isinstance(result, (str, bytes, dict)) or not isinstance(result, Iterable):
             return {"error": "other", "message": f"returned {type(result).__name__}, not a list of MessageQueue"}
-        items = list(result)
-        wrong = [item for item in items if not isinstance(item, MessageQueue)]
-        if wrong:
-            return {"error": "other", "message": f"returned {type(wrong[0]).__name__} where a MessageQueue belongs"}
+        items = list(islice(result, limit + 1))
+        if len(items) > limit:
+            return {"error": "other", "message": f"returned more than {limit} items (read no further)"}
+        wrong = item_problem(items)
+        if wrong is not None:
+            return {"error": "other", "message": wrong}
         return {"queues": [queue_to_json(mq) for mq in items]}
 
     @staticmethod

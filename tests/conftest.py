@@ -8,6 +8,7 @@ pytest_plugins = ["pytester"]
 MINIATURES = Path(__file__).with_name("miniatures.py")
 BREAKERS = Path(__file__).with_name("breakers.py")
 FLAKY = Path(__file__).with_name("flaky.py")
+BAD_ANSWERS = Path(__file__).with_name("bad_answers.py")
 
 
 @pytest.fixture(scope="session")
@@ -22,8 +23,13 @@ def golden():
 @pytest.fixture
 def suite(pytester):
     """A pytester directory where the deliberately wrong strategies (``miniatures``, ``breakers``,
-    ``flaky``) can be imported."""
-    pytester.makepyfile(miniatures=MINIATURES.read_text(), breakers=BREAKERS.read_text(), flaky=FLAKY.read_text())
+    ``flaky``, ``bad_answers``) can be imported."""
+    pytester.makepyfile(
+        miniatures=MINIATURES.read_text(),
+        breakers=BREAKERS.read_text(),
+        flaky=FLAKY.read_text(),
+        bad_answers=BAD_ANSWERS.read_text(),
+    )
     pytester.syspathinsert()
     return pytester
 

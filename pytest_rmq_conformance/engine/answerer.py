@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import sys
 import time
 
@@ -91,9 +92,13 @@ def answer(request: dict) -> dict:
 
 def main() -> int:
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    # the reply keeps the real stdout; whatever the strategy prints goes to stderr
+    reply_out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
     reply = answer(request)
-    sys.stdout.write(json.dumps(reply))
-    sys.stdout.flush()
+    reply_out.write(json.dumps(reply))
+    reply_out.flush()
     return 0
 
 

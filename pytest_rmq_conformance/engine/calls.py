@@ -14,7 +14,7 @@ from typing import Any
 from pytest_rmq_conformance.engine import budgets
 from pytest_rmq_conformance.engine.invariants import Violation
 from pytest_rmq_conformance.engine.nondeterminism import note_answer
-from pytest_rmq_conformance.engine.replay import Answer, call_strategy
+from pytest_rmq_conformance.engine.replay import Answer, call_strategy, item_problem
 from pytest_rmq_conformance.engine.scenarios import Scenario
 from pytest_rmq_conformance.engine.timeouts import CallTimeout
 from pytest_rmq_conformance.model import MessageQueue
@@ -60,10 +60,8 @@ def answer_problem(answer: Answer) -> tuple[str, str] | None:
         return ("wrong-type", answer.describe())
     if answer.exception is not None:
         return ("exception", answer.describe())
-    wrong = [item for item in answer.queues or () if not isinstance(item, MessageQueue)]
-    if wrong:
-        return ("wrong-type", f"returned {type(wrong[0]).__name__} {wrong[0]!r:.60} where a MessageQueue belongs")
-    return None
+    wrong = item_problem(answer.queues or ())
+    return None if wrong is None else ("wrong-type", wrong)
 
 
 def answer_key(answer: Answer, strict_order: bool = False) -> list:

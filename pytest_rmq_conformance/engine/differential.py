@@ -55,7 +55,7 @@ def differences(
     for caller in scenario.callers:
         expected = expected_from(caller, ask(reference, scenario, caller, None))
         answer = ask(strategy, scenario, caller, timeout)
-        verdict = compare_answer(expected, answer, strict_order=strict_order)
+        verdict = compare_answer(expected, answer, strict_order=strict_order, mq_all=scenario.mq_all)
         if verdict is not None:
             problem, missing, extra = verdict
             found.append(Mismatch(scenario.id, "generated", expected, answer, problem, missing, extra))

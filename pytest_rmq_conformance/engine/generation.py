@@ -34,11 +34,12 @@ from pytest_rmq_conformance.engine.groups import plans, ring_trap_groups, scenar
 from pytest_rmq_conformance.engine.nondeterminism import Difference, first_difference, recording
 from pytest_rmq_conformance.engine.remote import HarnessFault
 from pytest_rmq_conformance.engine.subject import PROFILES, check_seconds, profile_examples
+from pytest_rmq_conformance.engine.timeouts import StrategyFault
 
 __all__ = ["PROFILES", "PropertyFailure", "CheckResult", "Groups", "profile_examples", "check_examples"]
 
 #: causes of a failed check (``CheckResult.cause``)
-PROPERTY, NONDETERMINISTIC, HANG, HARNESS = "property", "nondeterministic", "hang", "harness-fault"
+PROPERTY, NONDETERMINISTIC, HANG, HARNESS, FAULT = "property", "nondeterministic", "hang", "harness-fault", "fault"
 #: how far shrinking went (``CheckResult.shrinking``)
 COMPLETED, CUT_SHORT, NOT_SHRUNK = "completed", "cut-short", "not-shrunk"
 
@@ -52,7 +53,7 @@ class CheckResult:
     """What one generated check found: ``report`` is ``None`` when it passed."""
 
     report: str | None = None
-    cause: str | None = None  # PROPERTY, NONDETERMINISTIC, HANG or HARNESS
+    cause: str | None = None  # PROPERTY, NONDETERMINISTIC, HANG, HARNESS or FAULT
     shrinking: str | None = None  # COMPLETED, CUT_SHORT or NOT_SHRUNK, for a failure
     divergence: str | None = None  # the first thing the report shows going wrong
     tried: int = 0  # examples asked
@@ -225,6 +226,9 @@ def check_examples(
             f"  group as data: {hang.scenario.dumps()}"
         )
         return CheckResult(report, HANG, NOT_SHRUNK, str(hang), run.tried)
+    except StrategyFault as stop:
+        report = f"{subject.name} {stop}\n  the check stopped there\n  shrinking: not done (no answer to shrink)"
+        return CheckResult(report, FAULT, NOT_SHRUNK, str(stop), run.tried)
     except Flaky as exc:
         first = _first_failure(exc)
         what = str(first) if first is not None else f"{type(exc).__name__}: {exc}"

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from pytest_rmq_conformance.engine.golden import Expected, GoldenCase
-from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout, time_limits
+from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
 from pytest_rmq_conformance.model import MessageQueue
 
-__all__ = ["Answer", "Mismatch", "call_strategy", "compare_answer", "replay_case"]
+__all__ = ["Answer", "Mismatch", "ANSWER_SLACK", "call_strategy", "read_answer", "item_problem", "compare_answer", "replay_case"]
+
+#: items an answer may hold beyond the queues of mqAll (duplicates, a CONFIG strategy's own list);
+#: a longer answer is a fault, and is not read further
+ANSWER_SLACK = 1024
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,8 @@ def call_strategy(
         result = call_with_timeout(lambda: strategy.allocate(consumer_group, current_cid, mq_arg, cid_arg), timeout)
     except CallTimeout as exc:
         return Answer(exception=exc, fault=f"did not return: {exc} (--rmq-timeout)")
+    except StrategyExit as exc:
+        return Answer(fault=str(exc))
     except Exception as exc:  # a strategy's failure is an answer to compare, not a crash
         result = exc
     for name, given, after in (("mq_all", before[0], mq_arg), ("cid_all", before[1], cid_arg)):
@@ -91,14 +98,43 @@ def call_strategy(
             return Answer(fault=f"modified its argument {name} (a strategy must not change the lists it is given)")
     if isinstance(result, Exception):
         return Answer(exception=result)
+    return read_answer(result, mq_all)
+
+
+def read_answer(result: Any, mq_all: Sequence | None) -> Answer:
+    """What ``allocate`` returned, as an :class:`Answer`: read once, as Java's rebalance reads
+    the List (a generator will do), and never past :data:`ANSWER_SLACK` items beyond ``mq_all``."""
     if result is None:
         return Answer(returned_none=True)
     if not isinstance(result, (str, bytes, MessageQueue, dict)):
+        limit = len(mq_all or ()) + ANSWER_SLACK
         try:
-            return Answer(queues=tuple(result))
+            queues = tuple(islice(iter(result), limit + 1))
         except Exception:  # not iterable, or its iteration fails
             pass
+        else:
+            if len(queues) > limit:
+                return Answer(
+                    fault=f"returned more than {limit} items for the {len(mq_all or ())} queue(s) of mqAll "
+                    f"({type(result).__name__}; read no further): an answer holds queues of mqAll, "
+                    "or a CONFIG strategy's own short list"
+                )
+            return Answer(queues=queues)
     return Answer(wrong_type=f"{type(result).__name__} {result!r:.80}, not a list of MessageQueue")
+
+
+def item_problem(queues: Sequence[Any]) -> str | None:
+    """What is wrong with the first item of an answer that is not a plain :class:`MessageQueue`, if any."""
+    for position, item in enumerate(queues):
+        if type(item) is MessageQueue:
+            continue
+        if isinstance(item, MessageQueue):
+            return (
+                f"returned a {type(item).__name__} (a subclass of MessageQueue) at position {position}: "
+                "Java's MessageQueue.equals compares classes, so it is never the queue Java returns"
+            )
+        return f"returned {type(item).__name__} {item!r:.60} at position {position} where a MessageQueue belongs"
+    return None
 
 
 def _exception_problem(expected: Expected, answer: Answer) -> str | None:
@@ -127,15 +163,27 @@ def _multiset_difference(left: Collection, right: Collection) -> tuple[Any, ...]
 
 
 def compare_answer(
-    expected: Expected, answer: Answer, *, strict_order: bool = True
+    expected: Expected, answer: Answer, *, strict_order: bool = True, mq_all: Collection | None = None
 ) -> tuple[str, tuple, tuple] | None:
     """``None`` when ``answer`` conforms, else ``(problem, missing, extra)``.
 
     ``strict_order`` compares lists exactly; otherwise answers compare as
     sets, the way RocketMQ's rebalance uses them (``None`` counts as empty).
     An expected IllegalArgumentException needs a ``ValueError``; any other
-    Java exception needs some exception.
+    Java exception needs some exception. Given ``mq_all``, the problem says how
+    many extra queues are not even among those.
     """
+    verdict = _compare(expected, answer, strict_order)
+    if verdict is None or mq_all is None or not verdict[2]:
+        return verdict
+    known = set(mq_all)
+    strangers = [mq for mq in verdict[2] if mq not in known]
+    if not strangers:
+        return verdict
+    return (f"{verdict[0]}, {len(strangers)} of them not in mqAll (e.g. {strangers[0]})", verdict[1], verdict[2])
+
+
+def _compare(expected: Expected, answer: Answer, strict_order: bool) -> tuple[str, tuple, tuple] | None:
     if answer.fault is not None:
         return (answer.fault, (), ())
     if answer.wrong_type is not None:
@@ -152,9 +200,9 @@ def compare_answer(
             return None  # null and [] mean the same to the rebalance
         return (f"Java returned {_describe_expected(expected)}, but {answer.describe()}", (), ())
     actual = answer.queues or ()
-    wrong = [item for item in actual if not isinstance(item, MessageQueue)]
-    if wrong:
-        return (f"returned {type(wrong[0]).__name__} {wrong[0]!r} where a MessageQueue belongs", (), ())
+    wrong = item_problem(actual)
+    if wrong is not None:
+        return (wrong, (), ())
     wanted = expected.queues or ()
     if strict_order:
         if tuple(actual) == tuple(wanted):
@@ -204,7 +252,7 @@ def compare_answers(
     """The mismatches of ``answers``, given in the order of the ``expected`` results (possibly fewer)."""
     mismatches = []
     for wanted, answer in zip(expected, answers):
-        verdict = compare_answer(wanted, answer, strict_order=strict_order)
+        verdict = compare_answer(wanted, answer, strict_order=strict_order, mq_all=case.mq_all)
         if verdict is not None:
             problem, missing, extra = verdict
             mismatches.append(Mismatch(case.id, run, wanted, answer, problem, missing, extra))

@@ -25,7 +25,7 @@ from pytest_rmq_conformance.engine.nondeterminism import note_built
 from pytest_rmq_conformance.engine.properties import DEFAULT_PROPERTIES, claimed_by, parse_properties
 from pytest_rmq_conformance.engine.remote import Harness, HarnessFault, Hello, RemoteStrategy
 from pytest_rmq_conformance.engine.specs import EXEC, SpecError, StrategySource, probe_keywords, resolve_spec
-from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout
+from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyExit, call_with_timeout
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE, families, parse_release, reference_strategy
 from pytest_rmq_conformance.strategies.families import Family
 
@@ -133,7 +133,7 @@ class Subject:
             self._load_error = str(exc)
         except HarnessFault as exc:
             self._load_error = f"--rmq-strategy={self.settings.spec}: the harness never said hello: {exc}"
-        except Exception as exc:  # whatever user code raised while being looked at
+        except (Exception, StrategyExit) as exc:  # whatever user code raised while being looked at
             self._load_error = f"--rmq-strategy={self.settings.spec}: {type(exc).__name__}: {exc}"
 
     @property
@@ -245,14 +245,20 @@ class Subject:
                     strategy = call_with_timeout(partial(self._call_factory, keywords, None), settings.timeout)
                     self._probe_keywords = keywords
                     break
-                except (Exception, CallTimeout) as exc:
+                except (Exception, CallTimeout, StrategyExit) as exc:
                     failures.append(f"{type(exc).__name__}: {exc}")
             if strategy is None:
                 raise SpecError(
                     f"--rmq-strategy={settings.spec}: cannot build a strategy from {source.describe()}; "
                     f"tried no keywords, then each keyword set of the contract; the first attempt said {failures[0]}"
                 )
-        name = getattr(strategy, "name", None)
+        try:
+            name = getattr(strategy, "name", None)
+        except Exception as exc:
+            raise SpecError(
+                f"--rmq-strategy={settings.spec}: reading the strategy's name raised {type(exc).__name__}: {exc}; "
+                "`name` must be a str attribute, Java's getName() (AVG, CONSISTENT_HASH, ...)"
+            ) from None
         if not isinstance(name, str) or not name:
             raise SpecError(
                 f"--rmq-strategy={settings.spec}: the strategy has no name (got {name!r}); "

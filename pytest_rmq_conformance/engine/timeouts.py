@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-__all__ = ["CallTimeout", "call_with_timeout", "time_limits"]
+__all__ = ["CallTimeout", "StrategyFault", "StrategyExit", "call_with_timeout", "time_limits"]
 
 T = TypeVar("T")
 
@@ -25,7 +25,36 @@ class CallTimeout(BaseException):
         self.seconds = seconds
 
 
+class StrategyFault(BaseException):
+    """The strategy did what no answer can stand for (the message says what): the check stops there.
+
+    A ``BaseException`` so that no rebalance model takes it for an exception the client logs
+    and survives.
+    """
+
+
+class StrategyExit(StrategyFault):
+    """The strategy called ``sys.exit``: reported as a fault of that call, never obeyed (in
+    Java, ``System.exit`` would take the whole client down)."""
+
+    def __init__(self, code: object):
+        super().__init__(
+            f"called sys.exit({code!r}): a strategy must not end the process it runs in "
+            "(in Java, System.exit would take the whole client down)"
+        )
+        self.code = code
+
+
 def call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
+    """``func()`` (strategy code) with a time limit; see :func:`_call_with_timeout`. A
+    ``sys.exit`` inside it raises :class:`StrategyExit` instead."""
+    try:
+        return _call_with_timeout(func, seconds)
+    except SystemExit as exc:
+        raise StrategyExit(exc.code) from None
+
+
+def _call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
     """``func()``, interrupted with :class:`CallTimeout` after ``seconds`` (``None`` or 0: no limit).
 
     On the main thread of a POSIX process the call is interrupted by

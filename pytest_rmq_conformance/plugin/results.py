@@ -14,12 +14,15 @@ writes, as the workers' reports arrive.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 __all__ = ["ResultsFile"]
+
+_XDIST_HEADER = re.compile(r"^\[gw\d+\] ")
 
 
 class ResultsFile:
@@ -99,5 +102,5 @@ def _verdict(report) -> str:
 def _first_line(report) -> str | None:
     if report.skipped and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2]).removeprefix("Skipped: ")
-    text = report.longreprtext.strip()
-    return text.splitlines()[0][:500] if text else None
+    lines = [line for line in report.longreprtext.splitlines() if line.strip() and not _XDIST_HEADER.match(line)]
+    return lines[0].strip()[:500] if lines else None

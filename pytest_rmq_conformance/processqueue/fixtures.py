@@ -56,8 +56,8 @@ class TimedStrategy:
     def allocate(self, consumer_group, current_cid, mq_all, cid_all):
         from pytest_rmq_conformance.engine import budgets
         from pytest_rmq_conformance.engine.nondeterminism import note_answer
-        from pytest_rmq_conformance.engine.replay import Answer
-        from pytest_rmq_conformance.engine.timeouts import call_with_timeout
+        from pytest_rmq_conformance.engine.replay import Answer, read_answer
+        from pytest_rmq_conformance.engine.timeouts import StrategyFault, call_with_timeout
 
         budgets.check()
         try:
@@ -67,9 +67,11 @@ class TimedStrategy:
         except Exception as exc:
             note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(exception=exc))
             raise
-        if isinstance(result, (list, tuple)):
-            note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(queues=tuple(result)))
-        return result
+        answer = read_answer(result, mq_all)
+        note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, answer)
+        if answer.fault is not None:  # an answer no client could use: the check stops here
+            raise StrategyFault(f"for {current_cid!r}: {answer.fault}")
+        return None if answer.returned_none else (result if answer.queues is None else list(answer.queues))
 
 
 @pytest.fixture(scope="session")

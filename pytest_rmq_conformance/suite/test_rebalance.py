@@ -17,7 +17,7 @@ from pytest_rmq_conformance.engine.properties import coverage_target
 from pytest_rmq_conformance.engine.reports import format_generated
 from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, default_params, java_ordered
 from pytest_rmq_conformance.engine.steps import check_step
-from pytest_rmq_conformance.engine.timeouts import CallTimeout
+from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyFault
 from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated
 from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
 from pytest_rmq_conformance.processqueue.simulation import GroupSimulation
@@ -140,22 +140,27 @@ def test_rebalance_churn(
     queues = queue_layout(queue_count, brokers=broker_names(2, rooms=needs_rooms(family)))
     members = client_ids(client_count)
     start = Scenario(family, rmq_conformance.fixed_params() or default_params(family, queues), "group", tuple(queues), tuple(members))
-    sim = _simulate(rmq_conformance, start, rmq_client_version, 0)
     claimed = rmq_conformance.properties
-    _settle(sim, coverage_target(claimed, start), start, "the start")
-    sim.advance(5000)
-    before, since = sim.assignment(), sim.now()
     if kind == "join":
         event = Event("join", client_ids(client_count + 1)[-1])
         after_members = members + [event.client]
     else:
         event = Event(kind, members[which])
         after_members = [m for m in members if m != event.client]
-    _apply(sim, event)
     try:
+        sim = _simulate(rmq_conformance, start, rmq_client_version, 0)
+        _settle(sim, coverage_target(claimed, start), start, "the start")
+        sim.advance(5000)
+        before, since = sim.assignment(), sim.now()
+        _apply(sim, event)
         _settle(sim, coverage_target(claimed, start), start, str(event))
+        stopped = None
     except NotSettled as stuck:
-        fail_generated(request, rmq_conformance, "\n".join([stuck.headline, *stuck.details]))
+        stopped = "\n".join([stuck.headline, *stuck.details])
+    except (Hang, StrategyFault) as stop:
+        stopped = f"{rmq_conformance.name}: {stop}"
+    if stopped is not None:
+        fail_generated(request, rmq_conformance, stopped)
     after_group = java_ordered(start, after_members)
     step = check_step(claimed, event, java_ordered(start, members), before, after_group, sim.assignment())
     rebuilt = sim.churn(since=since)
