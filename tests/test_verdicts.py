@@ -1,0 +1,182 @@
+"""Bounded, honest verdicts: nondeterminism is named at once, shrinking and drawing keep to their
+time, every outcome is written to --rmq-results as it is known, and odd answers get clear verdicts."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from pytest_rmq_conformance.engine.resources import schema_validator
+from pytest_rmq_conformance.plugin.state import SUITE_DIR
+
+Q = ["-p", "no:cacheprovider", "-rf"]
+
+
+def results_of(path):
+    validator = schema_validator("results")
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        validator.validate(line)
+    return lines
+
+
+@pytest.mark.parametrize("name", ["OneInFifty", "EverySeventhCall"])
+def test_a_nondeterministic_strategy_is_named_so_with_two_answers_and_not_shrunk(suite, name):
+    result = suite.runpytest(*Q, f"--rmq-strategy=flaky:{name}", "--rmq-checks=reference,invariants", "--rmq-seed=1")
+    assert result.ret == 1
+    text = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "*is nondeterministic: the same example, asked twice, did not get the same answers",
+            "*for caller * the very same call:",
+            "*first:  * queue(s)*",
+            "*replay: * queue(s)*",
+            "*shrinking: not done (a failure that does not repeat cannot be shrunk)",
+        ]
+    )
+    assert "shrinking: completed" not in text and "cut short" not in text
+
+
+def test_a_deterministic_failure_is_still_shrunk_and_says_so(suite):
+    result = suite.runpytest(*Q, "--rmq-strategy=breakers:Overlaps", "--rmq-checks=invariants", "--rmq-seed=7")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*shrinking: completed in * s*"])
+    assert "nondeterministic" not in result.stdout.str()
+
+
+def test_shrinking_is_cut_short_when_its_time_runs_out(suite):
+    node = f"{SUITE_DIR / 'test_invariants.py'}::test_invariant_of_a_group[no-double-assignment]"
+    started = time.monotonic()
+    result = suite.runpytest(*Q, node, "--rmq-strategy=flaky:SluggishOverlaps", "--rmq-seed=3", "--rmq-shrink-time=0.5")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        ["*shrinking: cut short after 0.5 s (--rmq-shrink-time): this is the smallest failing example found so far*",
+         "*replay: pytest *--rmq-seed=3*"]
+    )
+    assert "group as data" in result.stdout.str()
+    assert time.monotonic() - started < 60  # a generous bound: without the budget shrinking runs for minutes
+
+
+def test_a_slow_strategy_passes_on_the_examples_its_time_allowed_and_says_how_many(suite, tmp_path):
+    node = f"{SUITE_DIR / 'test_invariants.py'}::test_invariant_of_a_group[coverage]"
+    out = tmp_path / "results.jsonl"
+    result = suite.runpytest(*Q, node, "--rmq-strategy=flaky:Sluggish", "--rmq-check-time=0.3", f"--rmq-results={out}")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*RmqBudgetWarning: *checked * of 40 examples: the check's 0.3 s ran out (--rmq-check-time)*"])
+    (line,) = [line for line in results_of(out) if line["check"] == "invariants"]
+    assert line["verdict"] == "passed" and line["note"].startswith("checked ")
+
+
+def test_the_budgets_come_from_the_ini_file_and_refuse_nonsense(suite):
+    suite.makeini("[pytest]\nrmq_shrink_time = 0.5\nrmq_check_time = abc\n")
+    result = suite.runpytest(*Q, "--rmq-strategy=AVG", "--rmq-checks=invariants")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*ini rmq_check_time: expected a number of seconds, not 'abc'*"])
+    result = suite.runpytest(*Q, "--rmq-strategy=AVG", "--rmq-shrink-time=-1")
+    result.stderr.fnmatch_lines(["*--rmq-shrink-time must be 0 or more seconds*"])
+
+
+def test_results_hold_every_outcome_with_cause_divergence_and_rerun(suite, tmp_path):
+    out, junit = tmp_path / "results.jsonl", tmp_path / "junit.xml"
+    result = suite.runpytest(
+        *Q, "--rmq-strategy=miniatures:AvgRemainderToLast", "--rmq-checks=golden,reference", "--rmq-seed=1",
+        f"--rmq-results={out}", f"--junitxml={junit}",
+    )
+    outcomes = result.parseoutcomes()
+    lines = results_of(out)
+    assert len(lines) == sum(outcomes.get(key, 0) for key in ("passed", "failed", "skipped"))
+    failed = [line for line in lines if line["verdict"] == "failed"]
+    assert len(failed) == outcomes["failed"]
+    golden = next(line for line in failed if line["check"] == "golden")
+    assert golden["case"] in golden["test"] and golden["kind"] == "wrong-queues"
+    assert "missing" in golden["cause"] and golden["divergence"].startswith("currentCID=")
+    assert golden["rerun"].endswith(f"--rmq-case={golden['case']}")
+    reference = next(line for line in lines if line["check"] == "reference")
+    assert reference["verdict"] == "failed" and reference["shrinking"] in ("completed", "cut-short")
+    assert "--rmq-seed=1" in reference["rerun"]
+    # the same cause and rerun line, as junitxml properties
+    case = next(
+        tc for tc in ET.parse(junit).iter("testcase") if tc.get("name") == golden["test"].split("::")[-1]
+    )
+    properties = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert properties["rmq_cause"] == golden["cause"] and properties["rmq_rerun"] == golden["rerun"]
+
+
+def test_results_written_before_a_kill_survive_it(suite, tmp_path):
+    """The run is killed (SIGKILL: nothing gets to clean up) after N outcomes; N lines are there and valid."""
+    out = tmp_path / "results.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *Q, "--rmq-strategy=AVG", "--rmq-checks=golden", f"--rmq-results={out}"],
+        cwd=suite.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        seen = 0
+        while seen < 50 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.02)
+            seen = out.read_text(encoding="utf-8").count("\n") if out.exists() else 0
+        assert process.poll() is None, "the run ended before it could be killed"
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+    finally:
+        process.kill()
+    lines = results_of(out)
+    assert len(lines) >= seen >= 50
+    assert out.read_text(encoding="utf-8").endswith("\n")
+    assert all(line["verdict"] == "passed" and line["check"] in ("golden", "strategy") for line in lines)
+
+
+# -- odd answers --------------------------------------------------------------
+
+ODD = {
+    # name: (verdict of the golden replay, what the failure report says)
+    "Generator": (0, None),
+    "HoldsNone": (1, "*returned NoneType None at position * where a MessageQueue belongs*"),
+    "Subclassed": (1, "*returned a MyQueue (a subclass of MessageQueue) at position 0: Java's MessageQueue.equals compares classes*"),
+    "OtherTopic": (1, "*0 missing and 1 extra queue(s), 1 of them not in mqAll (e.g. MessageQueue [[]topic=SomeOtherTopic*"),
+    "Million": (1, "*returned more than * items for the * queue(s) of mqAll (list; read no further)*"),
+    "Exits": (1, "*called sys.exit(3): a strategy must not end the process it runs in*"),
+    "Chatty": (0, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD))
+def test_each_odd_answer_gets_a_clear_golden_verdict(suite, name):
+    ret, says = ODD[name]
+    result = suite.runpytest(*Q, f"--rmq-strategy=bad_answers:{name}", "--rmq-checks=golden")
+    assert result.ret == ret, result.stdout.str()[-3000:]
+    if says is not None:
+        result.stdout.fnmatch_lines([says])
+    assert "Traceback" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    "name, check, says",
+    [
+        ("Twice", "invariants", "*holds MessageQueue * twice*"),
+        ("Exits", "rebalance", "*called sys.exit(3)*"),
+        ("Million", "invariants", "*returned more than * items*"),
+    ],
+)
+def test_odd_answers_in_the_generated_checks(suite, name, check, says):
+    result = suite.runpytest(*Q, f"--rmq-strategy=bad_answers:{name}", f"--rmq-checks={check}", "--rmq-seed=1")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([says])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_a_generator_and_a_chatty_strategy_pass_every_check(suite):
+    for name in ("Generator", "Chatty"):
+        result = suite.runpytest(*Q, f"--rmq-strategy=bad_answers:{name}", "--rmq-checks=invariants,one-answer,reference", "--rmq-seed=2")
+        assert result.ret == 0, result.stdout.str()[-3000:]
+
+
+def test_a_strategy_whose_name_raises_fails_to_load_and_says_why(suite):
+    result = suite.runpytest(*Q, "--rmq-strategy=bad_answers:NameRaises")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*reading the strategy's name raised RuntimeError: no name today*"])
+    assert result.parseoutcomes()["failed"] == 1  # test_strategy_loads; everything else is skipped
