@@ -91,7 +91,7 @@ def add_options(parser) -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="run only the suite's golden cases matching ID (fnmatch pattern; repeatable)",
+        help="run only the suite's golden cases matching ID, and their sort tests (fnmatch pattern; repeatable)",
     )
     group.addoption(
         "--rmq-checks",
