@@ -38,7 +38,12 @@ def test_a_nondeterministic_strategy_is_named_so_with_two_answers_and_not_shrunk
             "*shrinking: not done (a failure that does not repeat cannot be shrunk)",
         ]
     )
-    assert "shrinking: completed" not in text and "cut short" not in text
+    if name == "OneInFifty":
+        assert "shrinking: completed" not in text and "cut short" not in text
+    # a counter shared by all calls can come back in phase when a check makes a multiple of
+    # seven calls: one replay then sees the same answers, and that check is shrunk instead
+    failures = text.count("replay: pytest ")
+    assert text.count("shrinking: ") >= failures > 0
 
 
 def test_a_deterministic_failure_is_still_shrunk_and_says_so(suite):
