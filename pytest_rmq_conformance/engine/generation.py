@@ -59,10 +59,6 @@ class CheckResult:
     tried: int = 0  # examples asked
     note: str | None = None  # a pass on fewer examples than the profile's: why
 
-    @property
-    def passed(self) -> bool:
-        return self.report is None
-
 
 class _Nondeterministic(BaseException):
     """The failing example, asked again, did not fail the same way (ends the check: nothing to shrink)."""
@@ -142,7 +138,7 @@ class _Run:
                 again = repeated
         difference = first_difference(first, second)
         # answers given out of sight (in other processes) are judged by the reports, which show them
-        unseen = not first.answers and again is not None and str(again) != str(failure)
+        unseen = not first.calls and again is not None and str(again) != str(failure)
         if again is None or difference is not None or unseen:
             raise _Nondeterministic(failure, again, difference, drawn)
 

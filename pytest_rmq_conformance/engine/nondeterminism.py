@@ -31,12 +31,19 @@ Question = tuple[str, Any, Any, Any, Any]
 
 @dataclass
 class Recording:
-    """The answers the strategy under test gave, per question, in the order given."""
+    """The calls of the strategy under test, in the order made: (question, answer). Kept as
+    given; keys are computed only when two recordings are compared."""
 
-    answers: dict[Question, list[Any]] = field(default_factory=dict)
-    shown: dict[Question, list[str]] = field(default_factory=dict)
+    calls: list[tuple[Question, Any]] = field(default_factory=list)
     #: id -> (strategy, configuration) of every strategy built for the check; kept alive so ids stay unique
     built: dict[int, tuple[Any, str]] = field(default_factory=dict)
+
+    def by_question(self) -> dict[Question, list[Any]]:
+        """The answers per question, in the order they were given."""
+        grouped: dict[Question, list[Any]] = {}
+        for question, answer in self.calls:
+            grouped.setdefault(question, []).append(answer)
+        return grouped
 
 
 @dataclass(frozen=True)
@@ -80,31 +87,25 @@ def note_built(strategy: Any, strategy_name: Any, params: Any) -> None:
 def note_answer(strategy: Any, consumer_group: Any, caller: Any, mq_all: Sequence | None, cid_all: Sequence | None, answer) -> None:
     """Keep ``answer`` (an :class:`~pytest_rmq_conformance.engine.replay.Answer`) when ``strategy`` is the strategy under test."""
     found = _active.get()
-    if found is None or id(found.built.get(id(strategy), (None,))[0]) != id(strategy):
+    entry = None if found is None else found.built.get(id(strategy))
+    if found is None or entry is None or entry[0] is not strategy:
         return
-    from pytest_rmq_conformance.engine.calls import answer_key
-
-    question = (
-        found.built[id(strategy)][1],
-        consumer_group,
-        caller,
-        None if mq_all is None else tuple(mq_all),
-        None if cid_all is None else tuple(cid_all),
-    )
-    found.answers.setdefault(question, []).append(answer_key(answer))
-    found.shown.setdefault(question, []).append(_show(answer))
+    lists = (None if mq_all is None else tuple(mq_all), None if cid_all is None else tuple(cid_all))
+    found.calls.append(((entry[1], consumer_group, caller, *lists), answer))
 
 
 def first_difference(first: Recording, second: Recording) -> Difference | None:
     """The first question whose answer in ``second`` differs from the same call's in ``first``
     (the n-th time it was asked there: a strategy may keep state, as long as it keeps it the
     same way each time)."""
-    for question, answers in first.answers.items():
-        for index, (key, again) in enumerate(zip(answers, second.answers.get(question, []))):
-            if key != again:
+    from pytest_rmq_conformance.engine.calls import answer_key
+
+    replayed = second.by_question()
+    for question, answers in first.by_question().items():
+        for answer, again in zip(answers, replayed.get(question, [])):
+            if answer_key(answer) != answer_key(again):
                 _, group, caller, mq_all, cid_all = question
-                shown = (first.shown[question][index], second.shown[question][index])
-                return Difference(caller, group, len(mq_all or ()), len(cid_all or ()), *shown)
+                return Difference(caller, group, len(mq_all or ()), len(cid_all or ()), _show(answer), _show(again))
     return None
 
 

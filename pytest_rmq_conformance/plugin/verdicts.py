@@ -6,7 +6,7 @@
     rmq_divergence  the first divergence the report shows
     rmq_rerun       the command line that reruns one golden case or replays one generated check
     rmq_class       a failing golden case: how bad it is (``engine.divergence``: wrong-queues, fault,
-                    error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault
+                    error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault, fault
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
     rmq_note        a generated check that passed on fewer examples than asked for: why
 """
