@@ -80,7 +80,7 @@ def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: strategy pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely ($RMQ_STRATEGY):"
-            " class pytest_rmq_conformance.strategies.averagely.AllocateMessageQueueAveragely (*), name AVG",
+            " class pytest_rmq_conformance.strategies.averagely.AllocateMessageQueueAveragely (*) from *averagely.py, name AVG",
             "rmq-conformance: RocketMQ 4.9.8 ($RMQ_REFERENCE_VERSION), charset UTF-8, answers compared as lists*",
         ]
     )
@@ -288,6 +288,14 @@ class NeedsTwoPositionals:
     def allocate(self, *args):
         return []
 
+class ThreeArguments:
+    name = "AVG"
+    def allocate(self, cid, mq_all, cid_all):
+        return []
+
+def refusing_factory(**keywords):
+    raise RuntimeError("no configuration suits me")
+
 class Sticky:
     name = "STICKY"
     def allocate(self, group, cid, mq_all, cid_all):
@@ -317,22 +325,27 @@ def test_misbehaving_strategies_fail_their_cases_clearly(pytester, spec, line):
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("nosuchmodule:Thing", "--rmq-strategy=nosuchmodule:Thing: cannot import nosuchmodule: ModuleNotFoundError*"),
+        ("nosuchmodule:Thing", "--rmq-strategy=nosuchmodule:Thing: no module named 'nosuchmodule'*not installed*"),
+        ("bda:Raises", "--rmq-strategy=bda:Raises: no module named 'bda' (did you mean bad?)*"),
         ("bad:Missing", "--rmq-strategy=bad:Missing: bad has no attribute Missing"),
+        ("bad:Nameles", "*bad has no attribute Nameles (did you mean Nameless?)"),
+        ("bad:ThreeArguments", "*AVG.allocate(cid, mq_all, cid_all) cannot be called as allocate(consumer_group, current_cid, mq_all, cid_all)*"),
+        ("bad:refusing_factory", "*cannot build a strategy from factory bad.refusing_factory*RuntimeError: no configuration suits me (at *bad.py:*, in refusing_factory)"),
         ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with an allocate() method"),
         ("bad:Nameless", "*the strategy has no name (got None)*"),
         ("bad:NeedsTwoPositionals", "*cannot build a strategy from class bad.NeedsTwoPositionals*TypeError*"),
         ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute, exec:COMMAND or one of AVG, *"),
+        ("AVGG", "--rmq-strategy=AVGG: no such strategy (did you mean AVG?)*"),
     ],
 )
-def test_a_spec_that_cannot_be_loaded_fails_once(pytester, spec, message):
+def test_a_spec_that_cannot_be_loaded_is_a_usage_error(pytester, spec, message):
+    """One message, exit status 4 (pytest's usage error), no test run."""
     pytester.makepyfile(bad=BAD)
-    pytester.syspathinsert()
     result = run(pytester, f"--rmq-strategy={spec}", "-rs")
-    assert result.ret == 1
-    assert outcomes(result) == {"failed": 1, "skipped": 1}
-    result.stdout.fnmatch_lines([f"*{message}*", "*SKIPPED*the strategy could not be loaded (see test_strategy_loads)*"])
-    assert result.stdout.str().count("test_strategy_loads") >= 1
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert result.stderr.str().count("--rmq-strategy=") == 1
+    assert "passed" not in result.stdout.str() and "failed" not in result.stdout.str()
 
 
 def test_a_strategy_without_java_twin_gets_no_golden_cases(pytester):

@@ -34,6 +34,7 @@ class CaseOutcome:
     mismatches: tuple[Mismatch, ...] = ()
     error: str | None = None
     skipped: str | None = None  # not implemented by a harness, or not run once it was given up
+    not_run: bool = False  # skipped because the harness was given up
 
     @property
     def passed(self) -> bool:
@@ -132,7 +133,7 @@ class GoldenCases:
         except Unsupported as exc:
             return CaseOutcome(case, run, name, skipped=f"not implemented: {exc}")
         except HarnessGaveUp as exc:
-            return CaseOutcome(case, run, name, skipped=str(exc))
+            return CaseOutcome(case, run, name, skipped=str(exc), not_run=True)
         except HarnessFault as exc:
             return CaseOutcome(case, run, name, error=str(exc))
         strict = self.subject.settings.strict_order

@@ -9,6 +9,10 @@ __all__ = ["rerun_command", "replay_command", "suite_node"]
 
 
 def _words(settings) -> list[str]:
+    """``pytest`` and every choice of ``settings`` that is not its default, so that the line
+    does what the run did from the directory the run started in."""
+    from pytest_rmq_conformance.engine.subject import Settings
+
     words = ["pytest", f"--rmq-strategy={settings.spec}", f"--rmq-reference-version={settings.version}"]
     if settings.charset != "UTF-8":
         words.append(f"--rmq-charset={settings.charset}")
@@ -16,12 +20,18 @@ def _words(settings) -> list[str]:
         words.append("--rmq-strict-order")
     if settings.isolate:
         words.append("--rmq-isolate")
+    if settings.timeout != Settings.timeout:
+        words.append(f"--rmq-timeout={settings.timeout or 0:g}")
+    if settings.max_restarts != Settings.max_restarts:
+        words.append(f"--rmq-max-restarts={settings.max_restarts}")
     return words
 
 
-def rerun_command(settings, case_id: str) -> str:
-    """One command line that reruns just the golden case ``case_id`` with ``settings``."""
-    return " ".join(shlex.quote(word) for word in [*_words(settings), f"--rmq-case={case_id}"])
+def rerun_command(settings, case_id: str, check: str = "golden") -> str:
+    """One command line that reruns just the ``check`` (``golden`` or ``sort``) of the golden
+    case ``case_id`` with ``settings``."""
+    words = [*_words(settings), f"--rmq-checks={check}", f"--rmq-case={case_id}"]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 def replay_command(settings, test: str) -> str:

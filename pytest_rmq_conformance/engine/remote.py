@@ -57,6 +57,7 @@ __all__ = [
 PROTOCOL = 1
 #: how long a harness may take to start and say hello, in seconds, at the least
 STARTUP_SECONDS = 30.0
+STARTUP_RULE = f"the start-up limit: {STARTUP_SECONDS:g} s or twice --rmq-timeout, whichever is longer"
 #: stderr lines kept for failure reports
 STDERR_TAIL = 20
 #: characters of an offending line quoted in a report
@@ -227,7 +228,10 @@ class Harness:
         return self.faults
 
     def hello(self) -> Hello:
-        """The harness's hello (starting it if needed); :class:`HarnessFault` if it never says one."""
+        """The harness's hello: the first process's (starting it if there was none yet);
+        :class:`HarnessFault` if it never says one."""
+        if self._hello is not None:
+            return self._hello
         self._ensure_started()
         assert self._hello is not None
         return self._hello
@@ -283,7 +287,8 @@ class Harness:
         try:
             line = process.receive(limit)
         except queue.Empty:
-            self._fault(process, f"did not answer {waiting_for} within {limit:g} s (--rmq-timeout); it was stopped")
+            why = STARTUP_RULE if waiting_for == "hello" else "--rmq-timeout per caller"
+            self._fault(process, f"did not answer {waiting_for} within {limit:g} s ({why}); it was stopped")
         if line is None:
             code = process.popen.wait()
             self._fault(process, f"{_exit_status(code)} before it answered {waiting_for}")

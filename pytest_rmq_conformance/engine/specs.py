@@ -9,7 +9,10 @@ A spec is, in this order of precedence:
 3. a name registered in the entry-point group ``rmq_conformance.strategies``;
 4. ``exec:COMMAND``: a harness process speaking the JSON-lines protocol
    (:mod:`~pytest_rmq_conformance.engine.remote`), COMMAND split like a shell line;
-5. ``module:attribute`` (the attribute may be dotted).
+5. ``module:attribute`` (the attribute may be dotted). An installed module wins;
+   one that is not installed is looked for in the search path the run gives
+   (the directory pytest was started in, then its rootdir), as ``python -m
+   pytest`` would find it.
 
 What it names is a class or a factory, called with the golden case's
 parameters as keywords (:func:`keywords_for`), an instance, used as it is, or
@@ -18,11 +21,14 @@ parameters as keywords (:func:`keywords_for`), an instance, used as it is, or
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, families
@@ -32,9 +38,8 @@ __all__ = [
     "SpecError",
     "StrategySource",
     "resolve_spec",
-    "keywords_for",
-    "family_of",
     "probe_keywords",
+    "did_you_mean",
 ]
 
 ENTRY_POINT_GROUP = "rmq_conformance.strategies"
@@ -66,7 +71,8 @@ class StrategySource:
             return f"harness {self.target} ({self.where})"
         name = getattr(self.target, "__qualname__", None) or type(self.target).__qualname__
         module = getattr(self.target, "__module__", None) or type(self.target).__module__
-        return f"{self.kind} {module}.{name} ({self.where})"
+        found = getattr(sys.modules.get(module), "__file__", None)
+        return f"{self.kind} {module}.{name} ({self.where})" + (f" from {found}" if found else "")
 
 
 def _classify(spec: str, obj: Any, where: str) -> StrategySource:
@@ -87,19 +93,67 @@ def _classify(spec: str, obj: Any, where: str) -> StrategySource:
     )
 
 
-def _import_attribute(spec: str) -> Any:
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the candidates closest to ``word``, or ``""`` for none."""
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return f" (did you mean {' or '.join(close)}?)"
+
+
+def _local_modules(search: Sequence[Path]) -> set[str]:
+    """Names a ``module:`` spec could mean in the search path: its modules and packages."""
+    names: set[str] = set()
+    for folder in search:
+        try:
+            entries = list(folder.iterdir())
+        except OSError:
+            continue
+        names.update(entry.stem for entry in entries if entry.suffix == ".py" or (entry / "__init__.py").is_file())
+    return names
+
+
+def _import_module(spec: str, module_name: str, search: Sequence[Path]) -> Any:
+    """``module_name``, installed first, else from the first folder of ``search`` that holds it
+    (that folder then joins ``sys.path``, last, so that installed modules keep winning)."""
+    top = module_name.partition(".")[0]
+    for folder in [None, *search]:
+        if folder is not None:
+            if not (folder / f"{top}.py").is_file() and not (folder / top).is_dir():
+                continue
+            if str(folder) not in sys.path:
+                sys.path.append(str(folder))
+            importlib.invalidate_caches()
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if folder is None and exc.name is not None and (exc.name == module_name or module_name.startswith(exc.name + ".")):
+                continue  # the module itself is not installed: look in the search path
+            raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+        except Exception as exc:  # any import-time failure of user code
+            raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    where = ", ".join(str(folder) for folder in search) or "sys.path"
+    hint = did_you_mean(top, _local_modules(search))
+    raise SpecError(
+        f"--rmq-strategy={spec}: no module named {module_name!r}{hint}: it is not installed, nor in {where}"
+    )
+
+
+def _import_attribute(spec: str, search: Sequence[Path]) -> Any:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise SpecError(f"--rmq-strategy={spec}: expected module:attribute")
-    try:
-        obj = importlib.import_module(module_name)
-    except Exception as exc:  # any import-time failure of user code
-        raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    obj = _import_module(spec, module_name, search)
     for part in attribute.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise SpecError(f"--rmq-strategy={spec}: {module_name} has no attribute {attribute}") from None
+            names = [name for name in dir(obj) if not name.startswith("_")]
+            raise SpecError(
+                f"--rmq-strategy={spec}: {module_name} has no attribute {attribute}{did_you_mean(part, names)}"
+            ) from None
+        except Exception as exc:  # a module __getattr__ or a descriptor of user code
+            raise SpecError(f"--rmq-strategy={spec}: reading {attribute} raised {type(exc).__name__}: {exc}") from exc
     return obj
 
 
@@ -116,8 +170,9 @@ def _entry_point(spec: str) -> Any | None:
     return None
 
 
-def resolve_spec(spec: str, named: Mapping[str, Any] | None = None) -> StrategySource:
-    """Resolve ``spec``; ``named`` holds what ``pytest_rmq_strategies`` hooks provided."""
+def resolve_spec(spec: str, named: Mapping[str, Any] | None = None, search: Sequence[Path] = ()) -> StrategySource:
+    """Resolve ``spec``; ``named`` holds what ``pytest_rmq_strategies`` hooks provided, ``search``
+    the folders a module that is not installed is looked for in."""
     spec = spec.strip()
     if spec in REFERENCE_CLASSES:
         return StrategySource(spec, "reference", spec, "built-in")
@@ -129,32 +184,12 @@ def resolve_spec(spec: str, named: Mapping[str, Any] | None = None) -> StrategyS
     if found is not None:
         return _classify(spec, found, f"entry point in {ENTRY_POINT_GROUP}")
     if ":" in spec:
-        return _classify(spec, _import_attribute(spec), spec)
-    known = sorted(set(REFERENCE_CLASSES) | set(named or ()) | {e.name for e in entry_points(group=ENTRY_POINT_GROUP)})
+        return _classify(spec, _import_attribute(spec, search), spec)
+    known = set(REFERENCE_CLASSES) | set(named or ()) | {e.name for e in entry_points(group=ENTRY_POINT_GROUP)}
     raise SpecError(
-        f"--rmq-strategy={spec}: no such strategy; give module:attribute, exec:COMMAND or one of {', '.join(known)}"
+        f"--rmq-strategy={spec}: no such strategy{did_you_mean(spec, known)}; give module:attribute, "
+        f"exec:COMMAND or one of {', '.join(sorted(known))}"
     )
-
-
-def family_of(name: Any) -> str | None:
-    """The golden family a strategy ``name`` belongs to, or ``None`` without a Java twin.
-
-    ``"MACHINE_ROOM_NEARBY-AVG"`` belongs to ``MACHINE_ROOM_NEARBY``.
-    """
-    family = families.family_of(name)
-    return None if family is None else family.name
-
-
-def keywords_for(family: str, params: Mapping[str, Any], version: str, charset: str = "UTF-8") -> dict[str, Any]:
-    """The keyword contract: golden ``params`` as the keywords a factory is called with.
-
-    ``virtual_node_cnt``; ``consumeridcs`` (a set or ``None``);
-    ``message_queue_list`` (``MessageQueue`` objects or ``None``);
-    ``allocate_message_queue_strategy`` (the reference port of the case's
-    inner strategy) and ``machine_room_resolver``. ``charset`` is passed to
-    consistent hashing only when it is not UTF-8.
-    """
-    return families.get(family).keywords(params, version, charset)
 
 
 def probe_keywords(version: str, charset: str) -> list[dict[str, Any]]:

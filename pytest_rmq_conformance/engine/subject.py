@@ -12,12 +12,14 @@ callables; nothing here imports pytest.
 from __future__ import annotations
 
 import copy
+import inspect
 import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.hangs import HangBudget
@@ -26,6 +28,7 @@ from pytest_rmq_conformance.engine.properties import DEFAULT_PROPERTIES, claimed
 from pytest_rmq_conformance.engine.remote import Harness, HarnessFault, Hello, RemoteStrategy
 from pytest_rmq_conformance.engine.specs import EXEC, SpecError, StrategySource, probe_keywords, resolve_spec
 from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyExit, call_with_timeout
+from pytest_rmq_conformance.engine.tracebacks import user_location
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE, families, parse_release, reference_strategy
 from pytest_rmq_conformance.strategies.families import Family
 
@@ -65,6 +68,7 @@ class Settings:
     examples: int | None = None  # overrides the profile's example count
     check_time: float | None = None  # overrides the profile's time for drawing examples, per check
     shrink_time: float = 5.0  # seconds a check may spend shrinking a failure
+    search_path: tuple[str, ...] = ()  # folders a module:attribute spec's module is looked for in, if not installed
 
 
 def profile_examples(settings: Settings) -> int:
@@ -124,7 +128,7 @@ class Subject:
         self._loaded = True
         try:
             parse_release(self.settings.version)
-            self._source = resolve_spec(self.settings.spec, self._named())
+            self._source = resolve_spec(self.settings.spec, self._named(), [Path(p) for p in self.settings.search_path])
             if self.settings.isolate and self._source.kind != "harness":
                 self._source = self._isolated(self._source)
             self._name = self._probe_name()
@@ -207,6 +211,15 @@ class Subject:
         command = shlex.join([sys.executable, "-m", "pytest_rmq_conformance.harness", spec])
         return StrategySource(source.spec, "harness", command, f"{source.where}, isolated")
 
+    def child_env(self) -> dict[str, str]:
+        """The environment of a Python process that must import the strategy as this one does:
+        the search-path folders that resolved its module go on ``PYTHONPATH``."""
+        env = dict(os.environ)
+        found = [folder for folder in self.settings.search_path if folder in sys.path]
+        if found:
+            env["PYTHONPATH"] = os.pathsep.join([*found, *filter(None, [env.get("PYTHONPATH")])])
+        return env
+
     @property
     def family(self) -> str | None:
         record = self.family_record
@@ -229,7 +242,11 @@ class Subject:
         settings = self.settings
         if source.kind == "harness":
             self._harness = Harness(
-                source.target, timeout=settings.timeout, max_restarts=settings.max_restarts, cwd=os.getcwd()
+                source.target,
+                timeout=settings.timeout,
+                max_restarts=settings.max_restarts,
+                cwd=os.getcwd(),
+                env=self.child_env(),
             )
             return self._harness.hello().name
         if source.kind == "reference":
@@ -246,7 +263,8 @@ class Subject:
                     self._probe_keywords = keywords
                     break
                 except (Exception, CallTimeout, StrategyExit) as exc:
-                    failures.append(f"{type(exc).__name__}: {exc}")
+                    where = user_location(exc)
+                    failures.append(f"{type(exc).__name__}: {exc}" + (f" (at {where})" if where else ""))
             if strategy is None:
                 raise SpecError(
                     f"--rmq-strategy={settings.spec}: cannot build a strategy from {source.describe()}; "
@@ -264,8 +282,10 @@ class Subject:
                 f"--rmq-strategy={settings.spec}: the strategy has no name (got {name!r}); "
                 "give it a str attribute `name`, Java's getName() (AVG, CONSISTENT_HASH, ...)"
             )
-        if not callable(getattr(strategy, "allocate", None)):
+        allocate = getattr(strategy, "allocate", None)
+        if not callable(allocate):
             raise SpecError(f"--rmq-strategy={settings.spec}: the strategy {name} has no allocate() method")
+        _check_signature(settings.spec, name, allocate)
         self._probe_strategy = strategy
         return name
 
@@ -395,3 +415,18 @@ class Subject:
         except SpecError:
             return None
         return spec if found.target is source.target else None
+
+
+def _check_signature(spec: str, name: str, allocate: Any) -> None:
+    """Refuse, once at load, an ``allocate`` that cannot take the four arguments every call passes."""
+    try:
+        signature = inspect.signature(allocate)
+    except (TypeError, ValueError):  # a builtin or C callable without a readable signature: the calls will tell
+        return
+    try:
+        signature.bind("consumer_group", "current_cid", [], [])
+    except TypeError as exc:
+        raise SpecError(
+            f"--rmq-strategy={spec}: {name}.allocate{signature} cannot be called as "
+            f"allocate(consumer_group, current_cid, mq_all, cid_all): {exc}"
+        ) from None

@@ -61,6 +61,10 @@ def pytest_configure(config):
         config.args.append(str(SUITE_DIR))
     options.checks_of(config)  # a usage error shows before collection
     config.stash[ACTIVE] = active = options.wants_suite(config)
+    if active:  # a strategy that cannot be loaded is a usage error: one message, exit status 4, no test run
+        subject = rmq_state(config).conformance.subject
+        if subject.load_error is not None:
+            raise pytest.UsageError(subject.load_error)
     if active and not hasattr(config, "workerinput"):
         from pytest_rmq_conformance.plugin.terminal import ChurnReport, FailureGroups
 
@@ -117,7 +121,7 @@ def pytest_ignore_collect(collection_path, config):
 
 
 #: suite parts that check every family at once (their cases carry it), not once per family
-_ALL_FAMILIES_AT_ONCE = ("golden", "sort", "strategy")
+_ALL_FAMILIES_AT_ONCE = ("golden", "sort")
 
 
 def pytest_generate_tests(metafunc):

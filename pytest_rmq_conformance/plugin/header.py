@@ -6,18 +6,22 @@ __all__ = ["header_lines", "harness_line"]
 
 
 def harness_line(subject) -> str:
-    """What a harness said of itself, and the families it leaves out (they are not run)."""
+    """What a harness said of itself, and what its hello rules out (skipped, each with its reason)."""
     from pytest_rmq_conformance.strategies import families
 
     hello = subject.hello
     line = f"harness {hello.describe()}: families {', '.join(subject.families) or 'none'}"
+    skipped = [] if hello.sort else ['sort (its hello says "sort": false)']
     missing = [name for name in families.names() if name not in subject.families]
     if missing:
-        line += f"; not implemented, not run: {', '.join(missing)}"
+        skipped.append(f"every check of {', '.join(missing)} (not in its hello's strategies)")
+    line += "; sort checked" if hello.sort else ""
+    if skipped:
+        line += f"; skipped: {'; '.join(skipped)}"
     unknown = [name for name in hello.strategies if name not in families.names()]
     if unknown:
-        line += f"; unknown to this suite: {', '.join(unknown)}"
-    return line + f"; sort {'checked' if hello.sort else 'not served'}"
+        line += f"; unknown to this suite, ignored: {', '.join(unknown)}"
+    return line
 
 
 def header_lines(state) -> list[str]:
@@ -29,7 +33,7 @@ def header_lines(state) -> list[str]:
     subject = conformance.subject
     settings = subject.settings
     lines = [f"strategy {settings.spec} ({settings.origin})"]
-    if subject.load_error is not None:
+    if subject.load_error is not None:  # not in a run of the suite, where it is a usage error
         lines.append(f"cannot load the strategy: {subject.load_error}")
     else:
         lines[0] += f": {subject.source.describe()}, name {subject.name}"

@@ -232,6 +232,7 @@ def settings_from(config, seed: int) -> Any:
         examples=examples,
         shrink_time=Settings.shrink_time if shrink_time is None else shrink_time,
         check_time=check_time,
+        search_path=tuple(dict.fromkeys(str(folder) for folder in (config.invocation_params.dir, config.rootpath))),
     )
 
 

@@ -69,7 +69,7 @@ class ResultsFile:
             "case": data.get("rmq_case"),
             "verdict": verdict,
             "cause": cause,
-            "kind": data.get("rmq_class"),
+            "kind": None if verdict == "not-run" else data.get("rmq_class"),
             "divergence": data.get("rmq_divergence"),
             "rerun": data.get("rmq_rerun") or self._rerun(report, data),
             "shrinking": data.get("rmq_shrinking"),
@@ -92,6 +92,8 @@ class ResultsFile:
 
 
 def _verdict(report) -> str:
+    if report.skipped and dict(report.user_properties).get("rmq_class") == "not-run":
+        return "not-run"
     if hasattr(report, "wasxfail"):
         return "xfailed" if report.skipped else "xpassed"
     if report.when != "call" and report.failed:

@@ -11,49 +11,85 @@ import pytest
 __all__ = ["FailureGroups", "ChurnReport", "GROUP_SHOWN"]
 
 GROUP_SHOWN = 3  # failures shown in full per cause; the rest get a one-line report
+MANY = 20  # past this many failures of one cause, only the first GROUP_SHOWN are shown at all; the rest are counted
 
 
 class FailureGroups:
-    """Groups failing cases by cause, shows the first few of each cause in full and the
-    rest in one line each, with the command that reruns them."""
+    """Groups failing cases by cause and counts the tests not run (the harness was given up).
+
+    The first few failures of each cause are shown in full, the rest in one line each; of a
+    cause with more than :data:`MANY` failures, the rest are only counted. The summary comes
+    last, after pytest's own short summary, where no per-case output can hide it.
+    """
 
     def __init__(self):
-        self.groups: OrderedDict[str, list[str]] = OrderedDict()
+        self.groups: OrderedDict[str, list[Any]] = OrderedDict()
         self.classes: Counter[str] = Counter()
+        self.not_run: list[str] = []
+        self.not_run_reason: str | None = None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
         data = dict(report.user_properties)
+        if report.skipped and data.get("rmq_class") == "not-run":
+            self.not_run.append(report.nodeid)
+            self.not_run_reason = self.not_run_reason or data.get("rmq_cause")
+            return
         reason = data.get("rmq_reason")
         if reason is None or not report.failed:
             return
         if data.get("rmq_class"):
             self.classes[data["rmq_class"]] += 1
         members = self.groups.setdefault(reason, [])
-        members.append(report.head_line or report.nodeid)
+        members.append(report)
         if len(members) > GROUP_SHOWN:
             first = (report.longreprtext.splitlines() or [""])[0]
-            report.longrepr = f"{first}\n  same cause as {members[0]}, shown above; rerun: {data.get('rmq_rerun', '')}"
+            shown = _label(members[0])
+            report.longrepr = f"{first}\n  same cause as {shown}, shown above; rerun: {data.get('rmq_rerun', '')}"
 
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter):
-        if not self.groups:
-            return
-        total = sum(len(members) for members in self.groups.values())
-        terminalreporter.section("rmq-conformance: failing golden cases by cause")
-        for reason, members in sorted(self.groups.items(), key=lambda item: -len(item[1])):
-            examples = ", ".join(members[:GROUP_SHOWN]) + (", ..." if len(members) > GROUP_SHOWN else "")
-            terminalreporter.write_line(f"{len(members):5d} x {reason}")
-            terminalreporter.write_line(f"        e.g. {examples}")
-        terminalreporter.write_line(f"{total} failing case(s) in {len(self.groups)} group(s)")
-        if self.classes:
-            from pytest_rmq_conformance.engine.divergence import LABELS, SEVERITY
+        failed = terminalreporter.stats.get("failed", [])
+        kept = list(failed)
+        hidden = {id(report) for members in self.groups.values() if len(members) > MANY for report in members[GROUP_SHOWN:]}
+        failed[:] = [report for report in kept if id(report) not in hidden]
+        try:
+            yield
+        finally:
+            failed[:] = kept
+            self._summary(terminalreporter)
 
-            counts = ", ".join(f"{self.classes[name]} {LABELS[name]}" for name in SEVERITY if self.classes[name])
-            terminalreporter.write_line(f"by impact: {counts}")
-            if set(self.classes) == {SEVERITY[-1]}:
-                terminalreporter.write_line(
-                    "only error behaviour differs: every member of cidAll gets Java's queues wherever Java answered with queues"
-                )
+    def _summary(self, terminalreporter) -> None:
+        if not self.groups and not self.not_run:
+            return
+        write = terminalreporter.write_line
+        terminalreporter.section("rmq-conformance: summary")
+        total = sum(len(members) for members in self.groups.values())
+        for reason, members in sorted(self.groups.items(), key=lambda item: -len(item[1])):
+            labels = [_label(report) for report in members[:GROUP_SHOWN]]
+            write(f"{len(members):5d} x {reason}")
+            more = f", and {len(members) - GROUP_SHOWN} more" if len(members) > GROUP_SHOWN else ""
+            counted = " (not shown; --rmq-results=FILE lists every one)" if len(members) > MANY else ""
+            write(f"        e.g. {', '.join(labels)}{more}{counted}")
+        if self.groups:
+            write(f"{total} failing case(s) in {len(self.groups)} group(s)")
+        from pytest_rmq_conformance.engine.divergence import LABELS, SEVERITY
+
+        counts = [f"{self.classes[name]} {LABELS[name]}" for name in SEVERITY if self.classes[name]]
+        if self.not_run:
+            counts.append(f"{len(self.not_run)} not run")
+        write(f"by impact: {', '.join(counts)}")
+        if set(self.classes) == {SEVERITY[-1]}:
+            write("only error behaviour differs: every member of cidAll gets Java's queues wherever Java answered with queues")
+        if self.not_run:
+            first, last = (self.not_run[0].rpartition("::")[2], self.not_run[-1].rpartition("::")[2])
+            span = first if len(self.not_run) == 1 else f"{first} ... {last}"
+            why = (self.not_run_reason or "").removeprefix("not run: ")
+            write(f"not run: {len(self.not_run)} test(s), {span}: {why}")
+
+
+def _label(report) -> str:
+    return report.head_line or report.nodeid
 
 
 class ChurnReport:

@@ -6,7 +6,8 @@
     rmq_divergence  the first divergence the report shows
     rmq_rerun       the command line that reruns one golden case or replays one generated check
     rmq_class       a failing golden case: how bad it is (``engine.divergence``: wrong-queues, fault,
-                    error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault, fault
+                    error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault,
+                    fault; a skipped test: not-run (the harness was given up before it was asked)
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
     rmq_note        a generated check that passed on fewer examples than asked for: why
 """
@@ -21,7 +22,7 @@ import pytest
 
 from pytest_rmq_conformance.engine.commands import replay_command, rerun_command
 
-__all__ = ["rerun_command", "replay_command", "fail_case", "run_generated", "RmqBudgetWarning"]
+__all__ = ["rerun_command", "replay_command", "fail_case", "skip_not_run", "run_generated", "user_traceback", "RmqBudgetWarning"]
 
 
 class RmqBudgetWarning(UserWarning):
@@ -49,7 +50,39 @@ def fail_case(request, conformance, outcome) -> None:
         rerun=rerun_command(conformance.settings, outcome.case.id),
         **{"class": of_outcome(outcome)},
     )
-    pytest.fail(conformance.report(outcome), pytrace=False)
+    raised = next((m.answer.exception for m in outcome.mismatches if m.answer.exception is not None), None)
+    shown = None if raised is None else user_traceback(raised, request.config)
+    report = conformance.report(outcome)
+    pytest.fail(report if shown is None else f"{report}\n  raised in the strategy's code:\n{shown}", pytrace=False)
+
+
+def user_traceback(exc: BaseException, config) -> str | None:
+    """The traceback of ``exc`` cut to the strategy's own frames, in the ``--tb`` style of the
+    run (``auto`` shows it short); ``None`` with ``--tb=no`` or when no frame is the user's."""
+    from pytest_rmq_conformance.engine.tracebacks import is_suite_path
+
+    style = config.getoption("tbstyle", "auto")
+    if style in ("no", "line") or exc.__traceback__ is None:
+        return None
+    info = pytest.ExceptionInfo.from_exception(exc)
+    frames = info.traceback.filter(lambda entry: not is_suite_path(entry.path))
+    if not frames:
+        return None
+    info.traceback = frames
+    if style == "native":
+        import traceback
+
+        text = "".join(traceback.format_exception(type(exc), exc, frames[0]._rawentry))
+    else:
+        shown = "short" if style == "auto" else style
+        text = str(info.getrepr(style=shown, funcargs=False, showlocals=config.getoption("showlocals", False), chain=False))
+    return "\n".join(f"    {line}" for line in text.rstrip().splitlines())
+
+
+def skip_not_run(request, reason: str) -> None:
+    """Skip the running test as *not run*: the harness was given up before it could be asked."""
+    _properties(request, **{"class": "not-run", "cause": reason})
+    pytest.skip(reason)
 
 
 def fail_generated(request, conformance, report: str, **found: Any) -> None:
@@ -80,7 +113,7 @@ def run_generated(
     except Unsupported as exc:
         pytest.skip(f"not implemented: {exc}")
     except HarnessGaveUp as exc:
-        pytest.skip(str(exc))
+        skip_not_run(request, str(exc))
     if result.note is not None:
         _properties(request, note=result.note)
         warnings.warn(RmqBudgetWarning(f"{request.node.name}: {result.note}"), stacklevel=2)

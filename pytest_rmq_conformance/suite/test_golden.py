@@ -4,7 +4,7 @@ import pytest
 
 from pytest_rmq_conformance.engine.golden import GoldenDataError
 from pytest_rmq_conformance.plugin.state import rmq_state
-from pytest_rmq_conformance.plugin.verdicts import fail_case
+from pytest_rmq_conformance.plugin.verdicts import fail_case, skip_not_run
 
 pytestmark = pytest.mark.rmq_check("golden")
 
@@ -31,9 +31,7 @@ def pytest_generate_tests(metafunc):
     if cases:
         metafunc.parametrize("rmq_golden_case", cases, ids=[case.id for case in cases])
         return
-    if conformance.load_error is not None:
-        reason = "the strategy could not be loaded (see test_strategy_loads)"
-    elif not conformance.families:
+    if not conformance.families:
         reason = f"{conformance.name!r} has no Java twin: no golden vectors apply"
     else:
         reason = f"no golden case of {'/'.join(conformance.families)} at RocketMQ {conformance.settings.version}"
@@ -47,6 +45,8 @@ def test_golden(rmq_golden_case, rmq_conformance, request):
             pytest.fail(rmq_golden_case.reason, pytrace=False)
         pytest.skip(rmq_golden_case.reason)
     outcome = rmq_conformance.run_case(rmq_golden_case)
+    if outcome.not_run:
+        skip_not_run(request, outcome.skipped)
     if outcome.skipped is not None:
         pytest.skip(outcome.skipped)
     if not outcome.passed:

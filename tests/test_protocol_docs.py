@@ -1,0 +1,72 @@
+"""The README's protocol documentation says what the schemas say: its example exchange is valid,
+message by message, against ``schemas/protocol-*.schema.json``, and covers every message."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pytest_rmq_conformance.engine.remote import STARTUP_SECONDS
+from pytest_rmq_conformance.engine.resources import schema_validator
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def exchange() -> list[tuple[str, dict]]:
+    """The README's example exchange: ``(">" or "<", message)`` per line."""
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"One exchange, as the suite's tests check it.*?```text\n(.*?)```", text, re.DOTALL)
+    assert block is not None, "the README lost its example exchange"
+    return [(line[0], json.loads(line[2:])) for line in block.group(1).splitlines() if line.strip()]
+
+
+def schema_of(direction: str, message: dict, asked: dict | None) -> str:
+    if direction == ">":
+        return "protocol-bye" if message["cmd"] == "bye" else f"protocol-{message['cmd']}-request"
+    assert asked is not None, "an answer before any request"
+    return f"protocol-{asked['cmd']}-response"
+
+
+def test_the_readme_exchange_is_valid_against_the_schemas():
+    asked, used = None, set()
+    for direction, message in exchange():
+        name = schema_of(direction, message, asked)
+        errors = [error.message for error in schema_validator(name).iter_errors(message)]
+        assert errors == [], f"{name}: {message}: {errors}"
+        if direction == ">":
+            asked = message
+        elif "id" in message:
+            assert message["id"] == asked["id"], message
+        used.add(name)
+    shipped = {path.name.removesuffix(".schema.json") for path in (README.parent / "schemas").glob("protocol-*.schema.json")}
+    assert used == shipped
+
+
+@pytest.mark.parametrize(
+    "direction, message, asked",
+    [
+        (">", {"cmd": "allocate", "id": 1, "strategy": "AVG", "params": {}, "release": "5.3.3", "consumerGroup": "g",
+               "mqAll": [["T", "b", 0]], "cidAll": ["c"]}, None),  # no callers
+        ("<", {"id": 1, "answers": [{"queues": [["T", "b", "0"]]}]}, {"cmd": "allocate", "id": 1}),  # a queue id as text
+        ("<", {"protocol": 1, "implementation": {"name": "x", "language": "Go"}, "strategies": [], "sort": True},
+         {"cmd": "hello"}),  # no version
+    ],
+)
+def test_the_check_fails_for_a_message_the_schemas_refuse(direction, message, asked):
+    """The examples' check is able to fail: messages a reader could get wrong are refused."""
+    assert list(schema_validator(schema_of(direction, message, asked)).iter_errors(message))
+
+
+def test_the_nullable_fields_and_time_limits_are_documented_as_the_code_has_them():
+    text = README.read_text(encoding="utf-8")
+    request = json.loads((README.parent / "schemas" / "protocol-allocate-request.schema.json").read_text())
+    nullable = [
+        name for name, field in request["properties"].items()
+        if "null" in json.dumps(field.get("type", "")) or any(option.get("type") == "null" for option in field.get("oneOf", ()))
+    ]
+    assert sorted(nullable) == ["cidAll", "consumerGroup", "mqAll"]
+    documented = re.search(r"Fields that may be `null`.*?\n\n", text, re.DOTALL).group(0)
+    assert all(f"`{name}`" in documented for name in nullable) and "`callers`" in documented
+    assert f"{STARTUP_SECONDS:g} s, or\n  twice `--rmq-timeout`" in text
+    assert "Flush after every answer" in text
