@@ -98,7 +98,7 @@ def test_unsupported_is_its_own_outcome(fake):
         ("segv", "was killed by signal SIGSEGV before it answered allocate request 1"),
         ("garbage", r"wrote a line that is not JSON in answer to allocate request 1: 'Exception in thread main: java.lang.NullPointerException x+\.\.\.'"),
         ("wrong-id", "answered allocate request 1 with id 8"),
-        ("hang", r"did not answer allocate request 1 within 4 s \(--rmq-timeout\); it was stopped"),
+        ("hang", r"did not answer allocate request 1 within 4 s \(--rmq-timeout per caller\); it was stopped"),
         ("bad-queue", r"gave answer 0 queues with '\[\"t\", \"b\"\]', not \[topic, brokerName, queueId\]"),
     ],
 )

@@ -127,7 +127,10 @@ class Subject:
             return
         self._loaded = True
         try:
-            parse_release(self.settings.version)
+            try:
+                parse_release(self.settings.version)
+            except ValueError as exc:
+                raise SpecError(f"--rmq-reference-version={self.settings.version}: {exc}") from None
             self._source = resolve_spec(self.settings.spec, self._named(), [Path(p) for p in self.settings.search_path])
             if self.settings.isolate and self._source.kind != "harness":
                 self._source = self._isolated(self._source)

@@ -62,9 +62,7 @@ def pytest_configure(config):
     options.checks_of(config)  # a usage error shows before collection
     config.stash[ACTIVE] = active = options.wants_suite(config)
     if active:  # a strategy that cannot be loaded is a usage error: one message, exit status 4, no test run
-        subject = rmq_state(config).conformance.subject
-        if subject.load_error is not None:
-            raise pytest.UsageError(subject.load_error)
+        _check_usage(rmq_state(config))
     if active and not hasattr(config, "workerinput"):
         from pytest_rmq_conformance.plugin.terminal import ChurnReport, FailureGroups
 
@@ -74,6 +72,21 @@ def pytest_configure(config):
         from pytest_rmq_conformance.plugin.results import ResultsFile
 
         config.pluginmanager.register(ResultsFile(config, config.getoption("rmq_results")), "rmq-conformance-results")
+
+
+def _check_usage(state) -> None:
+    """Raise :class:`pytest.UsageError` for a strategy that cannot be loaded or a release no golden data covers."""
+    from pytest_rmq_conformance.engine.golden import GoldenDataError
+
+    conformance = state.conformance
+    if conformance.subject.load_error is not None:
+        raise pytest.UsageError(conformance.subject.load_error)
+    try:
+        conformance.golden_cases()
+    except LookupError as exc:
+        raise pytest.UsageError(f"--rmq-reference-version={state.settings.version}: {exc}") from None
+    except GoldenDataError:
+        pass  # the data's fault, not the command's: test_golden fails naming the file and case
 
 
 @pytest.hookimpl(optionalhook=True)
