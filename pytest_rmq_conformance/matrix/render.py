@@ -188,14 +188,16 @@ table { border-collapse: collapse; font-size: .9rem; overflow-wrap: normal; }
 th, td { border: 1px solid #e0e0e0; padding: .4rem .55rem; vertical-align: top; text-align: left; }
 thead th { background: #f5f5f5; font-weight: 600; white-space: nowrap; }
 thead th.family { text-align: center; }
-.who { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 9rem; max-width: 15rem; }
+.who { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 11rem; max-width: 15rem; overflow-wrap: break-word; }
 thead .who { background: #f5f5f5; }
 .who small { display: block; color: #616161; }
 .who code { font-size: .78rem; word-break: break-all; }
 td.verdict svg { display: block; }
+td.verdict .chip { display: none; }
 td.cell { min-width: 9.5rem; }
 td.cell a { display: block; margin-top: .2rem; font-weight: normal; }
 .mark { display: inline-block; min-width: 1.1em; font-weight: 700; }
+.chip .mark { display: inline; }
 .pass { background: #e8f5e9; color: #1b5e20; }
 .wrong-queues { background: #ffebee; color: #b71c1c; font-weight: 600; }
 .fault { background: #f3e5f5; color: #4a148c; font-weight: 600; }
@@ -206,7 +208,7 @@ ul.legend { list-style: none; padding: 0; }
 ul.legend li { margin: .4rem 0; }
 ol.divergences { padding-left: 1.6rem; }
 ol.divergences li { margin-bottom: 1rem; }
-.rerun { display: flex; gap: .4rem; align-items: flex-start; max-width: 52rem; margin-top: .3rem; }
+.rerun { display: flex; gap: .4rem; align-items: flex-start; margin-top: .3rem; }
 .rerun pre { flex: 1 1 auto; min-width: 0; margin: 0; padding: .45rem .6rem; overflow-x: auto; white-space: pre;
   background: #f5f5f5; border: 1px solid #e0e0e0; border-radius: 4px; }
 .rerun code { font: .84rem/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; white-space: pre;
@@ -216,8 +218,10 @@ button.copy { flex: none; font: inherit; font-size: .85rem; padding: .4rem .7rem
 @media (max-width: 600px) {
   body { margin: .8rem; }
   h1 { font-size: 1.25rem; }
-  .who { min-width: 7rem; max-width: 8.5rem; }
+  .who { min-width: 7rem; max-width: 8.5rem; overflow-wrap: anywhere; }
   .who code { font-size: .72rem; }
+  td.verdict svg { display: none; }
+  td.verdict .chip { display: inline-block; white-space: normal; }
   td.cell { min-width: 7.5rem; }
 }
 """
@@ -250,6 +254,16 @@ def _rerun(command: str) -> str:
     )
 
 
+def _verdict_html(row: dict[str, Any]) -> str:
+    """The badge, and the same verdict as a chip that narrow screens show instead."""
+    status = row["verdict"]["status"]
+    kind = KINDS.get(status)
+    mark = f'<span class="mark">{html.escape(kind.mark)}</span>&nbsp;' if kind else ""
+    text = html.escape(_verdict_text(row["verdict"])).replace("pass ", "pass&nbsp;")  # "pass 3/3" on one line
+    chip = f'<span class="chip {html.escape(status)}">{mark}{text}</span>'
+    return badge_svg(row).strip() + chip
+
+
 def to_html(doc: dict[str, Any]) -> str:
     """The matrix as one self-contained page: no file, script or font is loaded from elsewhere."""
     esc = html.escape
@@ -273,7 +287,7 @@ def to_html(doc: dict[str, Any]) -> str:
             name = f'<a href="{esc(row["homepage"])}">{name}</a>'
         parts = [
             f'<tr><td class="who">{name}<small>{esc(row["language"])} · {esc(row["version"])}</small>'
-            f'<small><code>{esc(row["spec"])}</code></small></td><td class="verdict">{badge_svg(row).strip()}</td>'
+            f'<small><code>{esc(row["spec"])}</code></small></td><td class="verdict">{_verdict_html(row)}</td>'
         ]
         for col in columns:
             cell = cells[col]
