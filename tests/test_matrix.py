@@ -1,16 +1,21 @@
 """rmq-conformance matrix: cells per family and release, divergences classified by impact, and
-what it writes (JSON valid against its schema, Markdown, HTML, badges); and the same
-classification in the closing summary of a pytest run."""
+what it writes (JSON valid against its schema, Markdown, a self-contained HTML page, badges); and
+the same classification in the closing summary of a pytest run."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
+import pytest_rmq_conformance
 from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES, classify, worst
 from pytest_rmq_conformance.engine.golden import Expected, JavaError
@@ -198,3 +203,150 @@ def test_the_closing_summary_classifies_failing_cases(suite, spec, says):
     result = suite.runpytest("-p", "no:cacheprovider", f"--rmq-strategy={spec}", "--rmq-checks=golden")
     assert result.ret == 1
     result.stdout.fnmatch_lines(says)
+
+
+class _Page(HTMLParser):
+    """What the checks of the page need: each cell's kind and text, the legend's text, every
+    tag with its attributes, the text of each ``<pre>``'s code, the release headers, the style."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.cells: list[tuple[str, str]] = []  # (kind, text)
+        self.who: list[str] = []
+        self.headers: list[str] = []
+        self.legend = ""
+        self.reruns: list[str] = []
+        self.verdict_svgs = 0
+        self.style = ""
+        self._open: list[tuple[str, dict[str, str | None]]] = []
+        self._text: dict[int, list[str]] = {}
+        self.feed(text)
+        self.close()
+
+    def _inside(self, tag: str, cls: str | None = None) -> bool:
+        return any(t == tag and (cls is None or cls in (a.get("class") or "").split()) for t, a in self._open)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        if tag == "svg" and self._inside("td", "verdict"):
+            self.verdict_svgs += 1
+        if tag not in ("meta", "br", "rect", "img", "link", "input"):
+            self._open.append((tag, attributes))
+            self._text[len(self._open)] = []
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if not self._open or self._open[-1][0] != tag:
+            return
+        text = "".join(self._text.pop(len(self._open)))
+        _, attributes = self._open.pop()
+        if self._open:
+            self._text[len(self._open)].append(text)
+        classes = (attributes.get("class") or "").split()
+        if tag == "td" and "cell" in classes:
+            self.cells.append((classes[1], text))
+        elif tag == "td" and "who" in classes:
+            self.who.append(text)
+        elif tag == "th":
+            self.headers.append(text)
+        elif tag == "ul" and "legend" in classes:
+            self.legend = text
+        elif tag == "code" and self._inside("pre"):
+            self.reruns.append(text)
+        elif tag == "style":
+            self.style += text
+
+    def handle_data(self, data):
+        if self._open:
+            self._text[len(self._open)].append(data)
+
+    def rule(self, selector: str) -> str:
+        """The declarations of the style rule for ``selector``."""
+        found = re.search(r"(?:^|})\s*" + re.escape(selector) + r"\s*\{([^}]*)\}", self.style)
+        return found.group(1) if found else ""
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """``rmq-conformance matrix`` run as a user runs it: a reference port, the built-in harness
+    serving AVG and a wrong-queues miniature, at 5.3.3; the output directory."""
+    out = tmp_path_factory.mktemp("matrix")
+    tests = str(Path(__file__).parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))}
+    command = [
+        sys.executable, "-c", "import sys; from pytest_rmq_conformance.cli import main; sys.exit(main(sys.argv[1:]))",
+        "matrix", "AVG", f"{PYTHON_HARNESS} AVG", "miniatures:AvgRemainderToLast",
+        "--release", "5.3.3", "--examples", "2", "--out", str(out),
+    ]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(written):
+    return _Page((written / "matrix.html").read_text(encoding="utf-8"))
+
+
+def test_every_mark_in_a_cell_is_in_the_legend(page, written):
+    kinds = {kind for kind, _ in page.cells}
+    assert {"pass", WRONG_QUEUES, "not-implemented", "absent"} <= kinds  # what this matrix must show
+    plain = set("().,:#/-")
+    marks = {char for _, text in page.cells for char in text if not (char.isalnum() or char.isspace() or char in plain)}
+    assert "—" in marks
+    assert marks <= set(page.legend), f"not in the legend: {sorted(marks - set(page.legend))}"
+    legend_kinds = {attributes["class"].split()[1] for tag, attributes in page.tags
+                    if tag == "span" and (attributes.get("class") or "").startswith("chip ")}
+    assert kinds <= legend_kinds
+    markdown = (written / "matrix.md").read_text(encoding="utf-8")
+    table, legend = markdown.split("| mark | meaning |")
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    shown = {char for line in rows for char in line.split(" | ", 4)[4] if not (char.isalnum() or char.isspace() or char in plain | set("|[]"))}
+    assert "—" in shown and shown <= set(legend)
+
+
+def test_the_page_loads_nothing_from_elsewhere(page):
+    loads = [(tag, name, value) for tag, attributes in page.tags for name, value in attributes.items()
+             if name in ("src", "srcset", "data", "poster", "background", "xlink:href", "action")
+             or (name == "href" and tag != "a")]
+    assert loads == []
+    links = [attributes["href"] for tag, attributes in page.tags if tag == "a" and attributes.get("href")]
+    assert all(href.startswith(("#", "https://", "http://")) for href in links), links  # anchors and homepages only
+    assert "url(" not in page.style and "@import" not in page.style
+    assert page.verdict_svgs == 3  # each badge inline, in its row
+
+
+def test_each_rerun_line_is_one_unwrapped_selectable_line(page, written):
+    doc = json.loads((written / "matrix.json").read_text())
+    repros = [c["firstDivergence"]["repro"] for row in doc["implementations"] for c in row["cells"] if c["firstDivergence"]]
+    assert repros and all(repro and "\n" not in repro for repro in repros)
+    assert page.reruns == repros  # each in a <pre><code>, in the order of the cells
+    assert "white-space: pre" in page.rule(".rerun pre") and "overflow-x: auto" in page.rule(".rerun pre")
+    assert "white-space: pre" in page.rule(".rerun code") and "user-select: all" in page.rule(".rerun code")
+    assert "overflow-x: auto" in page.rule(".scroll")  # the table scrolls in its box, not the page
+    assert any(tag == "meta" and attributes.get("name") == "viewport" for tag, attributes in page.tags)
+
+
+def test_the_release_shown_is_the_rocketmq_release_of_the_golden_runs(page, written, golden):
+    releases = page.headers[2 + 6:]  # implementation, verdict, six families, then one column each
+    assert releases == ["RocketMQ 5.3.3"] * 6
+    assert "RocketMQ 5.3.3" in page.who[0] and pytest_rmq_conformance.__version__ not in page.who[0]
+    doc = json.loads((written / "matrix.json").read_text())
+    assert doc["implementations"][0]["version"] == "RocketMQ 5.3.3"
+    runs = [{"run": run.id, **run.to_json()} for run in golden.runs.values() if run.rocketmq == "5.3.3"]
+    assert doc["goldenRuns"] == runs
+    text = (written / "matrix.html").read_text(encoding="utf-8")
+    assert f"RocketMQ 5.3.3 at commit {runs[0]['commit'][:10]}" in text
+
+
+def test_a_reference_port_at_several_releases_names_each(tmp_path):
+    doc = build_matrix(["AVG"], ["4.9.8", "5.3.3"], checks=["golden"])
+    assert doc["implementations"][0]["version"] == "RocketMQ 4.9.8, 5.3.3"
+    assert [run["run"] for run in doc["goldenRuns"]] == ["4.9.8", "4.9.8+ISO-8859-1", "5.3.3"]
+    write_matrix(doc, tmp_path)
+    text = (tmp_path / "matrix.html").read_text(encoding="utf-8")
+    assert "<th" in text and text.count(">RocketMQ 4.9.8</th>") == 1 and "default charset ISO-8859-1" in text

@@ -19,12 +19,12 @@ from pytest_rmq_conformance.engine.commands import replay_command, rerun_command
 from pytest_rmq_conformance.engine.differential import differences
 from pytest_rmq_conformance.engine.divergence import FAULT, SEVERITY, classify, of_outcome, worst
 from pytest_rmq_conformance.engine.generation import Groups, PropertyFailure, check_examples
-from pytest_rmq_conformance.engine.golden import GoldenDataError
+from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.subject import Settings, Subject
 from pytest_rmq_conformance.strategies import families
 
-__all__ = ["CHECKS", "build_matrix", "implementation_of"]
+__all__ = ["CHECKS", "build_matrix", "golden_runs", "implementation_of"]
 
 CHECKS = ("golden", "generated")
 SUMMARY = 200  # characters of a divergence's one-line summary
@@ -47,7 +47,8 @@ def _version_of(strategy: Any) -> str:
 
 
 def implementation_of(subject: Subject) -> dict[str, Any]:
-    """Name, language and version: the hello of a harness, or what Python can tell of a strategy."""
+    """Name, language and version: the hello of a harness, or what Python can tell of a strategy;
+    a reference port's version is the RocketMQ release it follows."""
     hello = subject.hello
     if hello is not None:
         found = {"name": hello.name, "language": hello.language, "version": hello.version}
@@ -55,8 +56,8 @@ def implementation_of(subject: Subject) -> dict[str, Any]:
             found["homepage"] = hello.homepage
         return found
     source = subject.source
-    if subject.is_reference:
-        version = metadata.version("pytest-rmq-conformance")
+    if subject.is_reference:  # a port of the Java code of the release it runs at
+        version = f"RocketMQ {subject.settings.version}"
         name = f"{subject.name} (reference port)"
     else:
         version = _version_of(source.target) if source is not None else "unknown"
@@ -254,12 +255,16 @@ def build_matrix(
     rows = []
     for spec in specs:
         identity: dict[str, Any] | None = None
+        versions: list[str] = []
         cells: list[dict[str, Any]] = []
         for release in releases:
             found, release_cells = _release_cells(spec, release, options)
             identity = identity or found
+            versions += [found["version"]] if found is not None and found["version"] not in versions else []
             cells.extend(release_cells)
-            progress(_progress_line(spec, identity, release, release_cells))
+            progress(_progress_line(spec, found or identity, release, release_cells))
+        if identity is not None and len(versions) > 1:  # a reference port follows each release
+            identity["version"] = _versions(versions)
         row = {"spec": spec, **(identity or {"name": spec, "language": "unknown", "version": "unknown"})}
         row["verdict"] = _verdict(cells)
         row["cells"] = cells
@@ -272,13 +277,33 @@ def build_matrix(
         "seed": seed,
         "examples": examples,
         "releases": list(releases),
+        "goldenRuns": golden_runs(releases),
         "families": families.names(),
         "implementations": rows,
     }
 
 
+def golden_runs(releases: Sequence[str]) -> list[dict[str, str]]:
+    """The Java runs behind the golden vectors of ``releases``: release, commit, JDK, charset."""
+    runs = load_golden(strategies=()).runs.values()
+    order = {release: at for at, release in enumerate(releases)}
+    return [
+        {"run": run.id, **run.to_json()}
+        for run in sorted((run for run in runs if run.rocketmq in order), key=lambda run: (order[run.rocketmq], run.id))
+    ]
+
+
+def _versions(versions: Sequence[str]) -> str:
+    """``RocketMQ 4.9.8, 5.3.3`` for the versions a reference port took, one per release."""
+    prefix = "RocketMQ "
+    if all(version.startswith(prefix) for version in versions):
+        return prefix + ", ".join(version[len(prefix):] for version in versions)
+    return ", ".join(versions)
+
+
 def _progress_line(spec: str, identity: dict[str, Any] | None, release: str, cells: Sequence[dict[str, Any]]) -> str:
-    name = f"{identity['name']} {identity['version']}" if identity else spec
+    at = f"RocketMQ {release}"
+    name = spec if identity is None else identity["name"] if identity["version"] == at else f"{identity['name']} {identity['version']}"
     parts = []
     for cell in cells:
         if cell["status"] == "absent":
@@ -289,4 +314,4 @@ def _progress_line(spec: str, identity: dict[str, Any] | None, release: str, cel
             parts.append(f"{cell['family']} {what} ({cell['impact']})")
         else:
             parts.append(f"{cell['family']} {cell['status']}")
-    return f"{name} at {release}: " + ", ".join(parts)
+    return f"{name} at {at}: " + ", ".join(parts)

@@ -1,28 +1,53 @@
 """The compatibility matrix, written: ``matrix.json`` (validated by its schema), ``matrix.md``,
-``matrix.html`` and one SVG badge per implementation."""
+``matrix.html`` (one self-contained file: styles, badges and the copy buttons inline) and one
+SVG badge per implementation."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, LABELS, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden import schema_problems
 
-__all__ = ["MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug"]
+__all__ = ["KINDS", "MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug"]
 
-COLOURS = {  # status or impact -> (background, text) in the page; badge colour
-    "pass": "#2e7d32",
-    WRONG_QUEUES: "#c62828",
-    FAULT: "#6a1b9a",
-    ERROR_BEHAVIOUR: "#ef6c00",
-    "not-implemented": "#757575",
-    "not-run": "#757575",
-    "error": "#424242",
+
+@dataclass(frozen=True)
+class Kind:
+    """How one kind of cell looks: the mark that starts it, its name, its colour, what it means."""
+
+    mark: str
+    label: str
+    colour: str  # the legend swatch and the badge
+    meaning: str
+
+
+KINDS = {  # a cell's impact, or its status when it has none; every cell starts with its kind's mark
+    "pass": Kind("✓", "pass", "#2e7d32", "every golden case and every generated group answered as Java does"),
+    WRONG_QUEUES: Kind(
+        "✗", LABELS[WRONG_QUEUES], "#c62828",
+        "a member of cidAll gets queues other than Java's, or an error where Java gives queues: "
+        "queues consumed twice or not at all",
+    ),
+    FAULT: Kind("⊘", "no answer", "#6a1b9a", "the implementation crashed, hung or wrote garbage instead of answering"),
+    ERROR_BEHAVIOUR: Kind(
+        "!", LABELS[ERROR_BEHAVIOUR], "#ef6c00",
+        "Java throws or returns null where the implementation answers, or the reverse, for invalid inputs "
+        "or a caller outside cidAll; a healthy group never asks that",
+    ),
+    "not-implemented": Kind(
+        "○", "not implemented", "#757575", "the harness does not serve this family: not in its hello, or it answered unsupported"
+    ),
+    "not-run": Kind("…", "not run", "#757575", "the harness kept failing and was given up, so cases did not run"),
+    "error": Kind("?", "error", "#424242", "the implementation did not load or the golden data could not be read (hover for why)"),
+    "absent": Kind("—", "not its family", "#bdbdbd", "a Python strategy is one family: the other families' columns do not apply to it"),
 }
+ALWAYS = ("pass", WRONG_QUEUES, FAULT, ERROR_BEHAVIOUR, "not-implemented")  # in every legend; the others when used
 
 
 class MatrixError(ValueError):
@@ -39,50 +64,87 @@ def slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "implementation"
 
 
+def _kind(cell: dict[str, Any]) -> str:
+    return cell["impact"] or cell["status"]
+
+
 def _cell_text(cell: dict[str, Any]) -> str:
-    """A cell in a few words: pass, N of M cases differ (impact), not implemented."""
+    """A cell in a few words, after its mark: pass, N of M cases differ: impact, not implemented."""
     status = cell["status"]
     golden = cell["golden"]
     if status == "pass":
         return f"pass ({golden['passed']} cases)" if golden["cases"] else "pass"
     if status == "differs":
-        impact = LABELS[cell["impact"]]
+        impact = KINDS[cell["impact"]].label
         if golden["differ"]:
             return f"{golden['differ']} of {golden['cases']} cases differ: {impact}"
         return f"generated groups differ: {impact}"
-    return {"not-implemented": "not implemented", "absent": "—", "not-run": "not run", "error": "error"}[status]
+    return "" if status == "absent" else KINDS[status].label
 
 
 def _columns(doc: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(family, release) for family in doc["families"] for release in doc["releases"]]
+    """(family, release) of every column some implementation has a cell in."""
+    rows = doc["implementations"]
+    return [
+        (family, release)
+        for family in doc["families"]
+        if any(cell["family"] == family and cell["status"] != "absent" for row in rows for cell in row["cells"])
+        for release in doc["releases"]
+    ]
 
 
 def _cells(row: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(cell["family"], cell["release"]): cell for cell in row["cells"]}
 
 
+def _legend(doc: dict[str, Any], columns: list[tuple[str, str]]) -> list[str]:
+    """The kinds the legend explains: the usual ones, and any other a shown cell has."""
+    used = {_kind(_cells(row)[col]) for row in doc["implementations"] for col in columns}
+    return [kind for kind in KINDS if kind in ALWAYS or kind in used]
+
+
 def _verdict_text(verdict: dict[str, Any]) -> str:
     status = verdict["status"]
     if status == "pass":
         return f"pass {verdict['cellsPassed']}/{verdict['cellsRun']}"
-    if status in LABELS:
-        return LABELS[status] if status != FAULT else "no answer"
+    if status in KINDS:
+        return KINDS[status].label
     return status.replace("-", " ")
 
 
+def _compared_with(doc: dict[str, Any]) -> str:
+    """What the cells compare against, in words: the Java client of each release, the reference ports."""
+    releases = ", ".join(f"RocketMQ {release}" for release in doc["releases"])
+    parts = []
+    if "golden" in doc["checks"]:
+        parts.append(f"the golden vectors of the Java client of {releases}")
+    if "generated" in doc["checks"]:
+        count = f"{doc['examples']} " if doc["examples"] else ""
+        parts.append(f"the reference port of the same release on {count}generated groups per family (seed {doc['seed']})")
+    return "Compared with " + ", and with ".join(parts) + "."
+
+
+def _runs_text(doc: dict[str, Any]) -> list[str]:
+    """One line per golden run: the release, the commit of the Java client, the JDK and charset."""
+    return [
+        f"RocketMQ {run['rocketmq']} at commit {run['commit'][:10]}, {run['jdk']}"
+        + ("" if run["defaultCharset"] == "UTF-8" else f", default charset {run['defaultCharset']}")
+        for run in doc["goldenRuns"]
+    ]
+
+
 def to_markdown(doc: dict[str, Any]) -> str:
-    columns = [col for col in _columns(doc) if any(_cells(row)[col]["status"] != "absent" for row in doc["implementations"])]
+    columns = _columns(doc)
     lines = [
         "# RocketMQ allocation compatibility matrix",
         "",
-        f"pytest-rmq-conformance {doc['tool']['version']}, {doc['generatedAt']}; checks: {', '.join(doc['checks'])}; "
-        f"seed {doc['seed']}.",
+        _compared_with(doc),
         "",
-        "**wrong queues**: a member of `cidAll` gets queues other than Java's (production impact). "
-        "**error behaviour only**: Java throws or returns null where the implementation answers, or the reverse, "
-        "for invalid inputs or non-members. **no answer**: it crashed, hung or wrote garbage.",
+        *(f"- golden run: {line}" for line in _runs_text(doc)),
+        f"- made by pytest-rmq-conformance {doc['tool']['version']} at {doc['generatedAt']}",
         "",
-        "| implementation | language | version | verdict | " + " | ".join(f"{f} {r}" for f, r in columns) + " |",
+        "| implementation | language | version | verdict | "
+        + " | ".join(f"{family} RocketMQ {release}" for family, release in columns) + " |",
         "| --- | --- | --- | --- | " + " | ".join("---" for _ in columns) + " |",
     ]
     divergences = []
@@ -91,20 +153,22 @@ def to_markdown(doc: dict[str, Any]) -> str:
         texts = []
         for col in columns:
             cell = cells[col]
-            text = _cell_text(cell)
+            text = f"{KINDS[_kind(cell)].mark} {_cell_text(cell)}".rstrip()
             first = cell.get("firstDivergence")
             if first is not None:
                 divergences.append((row, cell, first))
-                text += f" [¹{len(divergences)}](#d{len(divergences)})"
+                text += f" ([#{len(divergences)}](#d{len(divergences)}))"
             texts.append(text)
         name = row["name"] + (f" ([home]({row['homepage']}))" if row.get("homepage") else "")
         lines.append(f"| {name} | {row['language']} | {row['version']} | {_verdict_text(row['verdict'])} | " + " | ".join(texts) + " |")
+    lines += ["", "| mark | meaning |", "| --- | --- |"]
+    lines += [f"| {KINDS[kind].mark} **{KINDS[kind].label}** | {KINDS[kind].meaning} |" for kind in _legend(doc, columns)]
     if divergences:
         lines += ["", "## First divergence of each cell", ""]
         for number, (row, cell, first) in enumerate(divergences, 1):
             lines += [
-                f'<a id="d{number}"></a>{number}. **{row["name"]}**, {cell["family"]} at {cell["release"]} '
-                f"({first['check']}, {first['case']}, {LABELS[first['class']]}): {first['summary']}",
+                f'<a id="d{number}"></a>{number}. **{row["name"]}**, {cell["family"]} at RocketMQ {cell["release"]} '
+                f"({first['check']}, {first['case']}, {KINDS[first['class']].label}): {first['summary']}",
                 "",
                 f"   `{first['repro']}`" if first["repro"] else "",
                 "",
@@ -113,84 +177,164 @@ def to_markdown(doc: dict[str, Any]) -> str:
 
 
 _STYLE = """
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #212121; }
-h1 { font-size: 1.4em; margin-bottom: 0.2em; }
-p.meta { color: #616161; margin-top: 0; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #e0e0e0; padding: 0.35em 0.5em; vertical-align: top; }
-th { background: #f5f5f5; font-weight: 600; }
-th.family { text-align: center; }
-td.who { white-space: nowrap; }
-td.who small { color: #616161; display: block; }
-td.cell { min-width: 7.5em; font-size: 0.9em; }
-td.pass { background: #e8f5e9; color: #1b5e20; }
-td.wrong-queues { background: #ffebee; color: #b71c1c; font-weight: 600; }
-td.fault { background: #f3e5f5; color: #4a148c; font-weight: 600; }
-td.error-behaviour { background: #fff3e0; color: #e65100; }
-td.not-implemented, td.not-run, td.absent, td.error { background: #fafafa; color: #9e9e9e; }
-td.cell details { margin-top: 0.3em; font-weight: normal; color: #424242; }
-td.cell summary { cursor: pointer; }
-code { font-size: 0.85em; word-break: break-all; }
-ul.legend li span { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.4em; vertical-align: middle; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 1.5rem; color: #212121; overflow-wrap: anywhere; }
+h1 { font-size: 1.4rem; margin: 0 0 .4rem; }
+h2 { font-size: 1.1rem; margin: 1.6rem 0 .5rem; }
+p { margin: .3rem 0; }
+p.meta, ul.runs { color: #616161; font-size: .88rem; }
+ul.runs { margin: .2rem 0 1rem; padding-left: 1.2rem; }
+.scroll { overflow-x: auto; max-width: 100%; border: 1px solid #e0e0e0; }
+table { border-collapse: collapse; font-size: .9rem; overflow-wrap: normal; }
+th, td { border: 1px solid #e0e0e0; padding: .4rem .55rem; vertical-align: top; text-align: left; }
+thead th { background: #f5f5f5; font-weight: 600; white-space: nowrap; }
+thead th.family { text-align: center; }
+.who { position: sticky; left: 0; z-index: 1; background: #fff; min-width: 11rem; max-width: 15rem; overflow-wrap: break-word; }
+thead .who { background: #f5f5f5; }
+.who small { display: block; color: #616161; }
+.who code { font-size: .78rem; word-break: break-all; }
+td.verdict svg { display: block; }
+td.verdict .chip { display: none; }
+td.cell { min-width: 9.5rem; }
+td.cell a { display: block; margin-top: .2rem; font-weight: normal; }
+.mark { display: inline-block; min-width: 1.1em; font-weight: 700; }
+.chip .mark { display: inline; }
+.pass { background: #e8f5e9; color: #1b5e20; }
+.wrong-queues { background: #ffebee; color: #b71c1c; font-weight: 600; }
+.fault { background: #f3e5f5; color: #4a148c; font-weight: 600; }
+.error-behaviour { background: #fff3e0; color: #bf360c; }
+.not-implemented, .not-run, .absent, .error { background: #fafafa; color: #757575; }
+.chip { display: inline-block; padding: 0 .45em; border: 1px solid #e0e0e0; border-radius: 3px; white-space: nowrap; }
+ul.legend { list-style: none; padding: 0; }
+ul.legend li { margin: .4rem 0; }
+ol.divergences { padding-left: 1.6rem; }
+ol.divergences li { margin-bottom: 1rem; }
+.rerun { display: flex; gap: .4rem; align-items: flex-start; margin-top: .3rem; }
+.rerun pre { flex: 1 1 auto; min-width: 0; margin: 0; padding: .45rem .6rem; overflow-x: auto; white-space: pre;
+  background: #f5f5f5; border: 1px solid #e0e0e0; border-radius: 4px; }
+.rerun code { font: .84rem/1.4 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; white-space: pre;
+  -webkit-user-select: all; user-select: all; }
+button.copy { flex: none; font: inherit; font-size: .85rem; padding: .4rem .7rem; border: 1px solid #bdbdbd;
+  border-radius: 4px; background: #fff; cursor: pointer; }
+@media (max-width: 600px) {
+  body { margin: .8rem; }
+  h1 { font-size: 1.25rem; }
+  .who { min-width: 7rem; max-width: 8.5rem; overflow-wrap: anywhere; }
+  .who code { font-size: .72rem; }
+  td.verdict svg { display: none; }
+  td.verdict .chip { display: inline-block; white-space: normal; }
+  td.cell { min-width: 7.5rem; }
+}
+"""
+
+_COPY = """
+document.querySelectorAll("button.copy").forEach(function (button) {
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    var code = button.parentNode.querySelector("code");
+    var done = function () {
+      button.textContent = "copied";
+      setTimeout(function () { button.textContent = "copy"; }, 1500);
+    };
+    window.getSelection().selectAllChildren(code);
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(code.textContent).then(done, function () { if (document.execCommand("copy")) done(); });
+    } else if (document.execCommand("copy")) {
+      done();
+    }
+  });
+});
 """
 
 
-def to_html(doc: dict[str, Any], badges: dict[str, str] | None = None) -> str:
+def _rerun(command: str) -> str:
+    """A command on one line that scrolls rather than wraps: click selects it all, the button copies it."""
+    return (
+        f'<div class="rerun"><pre><code>{html.escape(command)}</code></pre>'
+        '<button type="button" class="copy" hidden>copy</button></div>'
+    )
+
+
+def _verdict_html(row: dict[str, Any]) -> str:
+    """The badge, and the same verdict as a chip that narrow screens show instead."""
+    status = row["verdict"]["status"]
+    kind = KINDS.get(status)
+    mark = f'<span class="mark">{html.escape(kind.mark)}</span>&nbsp;' if kind else ""
+    text = html.escape(_verdict_text(row["verdict"])).replace("pass ", "pass&nbsp;")  # "pass 3/3" on one line
+    chip = f'<span class="chip {html.escape(status)}">{mark}{text}</span>'
+    return badge_svg(row).strip() + chip
+
+
+def to_html(doc: dict[str, Any]) -> str:
+    """The matrix as one self-contained page: no file, script or font is loaded from elsewhere."""
     esc = html.escape
-    releases, fams = doc["releases"], doc["families"]
-    shown = [f for f in fams if any(_cells(row)[(f, r)]["status"] != "absent" for row in doc["implementations"] for r in releases)]
-    head = ["<tr><th rowspan=2>implementation</th><th rowspan=2>verdict</th>"]
-    head += [f'<th class="family" colspan={len(releases)}>{esc(f)}</th>' for f in shown]
-    head += ["</tr><tr>"] + [f"<th>{esc(r)}</th>" for _ in shown for r in releases] + ["</tr>"]
-    body = []
+    columns = _columns(doc)
+    releases = doc["releases"]
+    runs = {run["rocketmq"]: run for run in doc["goldenRuns"] if run["defaultCharset"] == "UTF-8"}
+    families = list(dict.fromkeys(family for family, _ in columns))
+    head = ['<tr><th class="who" rowspan=2>implementation</th><th rowspan=2>verdict</th>']
+    head += [f'<th class="family" colspan={len(releases)}>{esc(family)}</th>' for family in families]
+    head.append("</tr><tr>")
+    for _family, release in columns:
+        run = runs.get(release)
+        title = f' title="golden vectors of the Java client at commit {esc(run["commit"])}"' if run else ""
+        head.append(f"<th{title}>RocketMQ {esc(release)}</th>")
+    head.append("</tr>")
+    body, divergences = [], []
     for row in doc["implementations"]:
         cells = _cells(row)
         name = esc(row["name"])
         if row.get("homepage"):
             name = f'<a href="{esc(row["homepage"])}">{name}</a>'
-        badge = (badges or {}).get(row["spec"])
-        verdict = f'<img alt="{esc(_verdict_text(row["verdict"]))}" src="{esc(badge)}">' if badge else esc(_verdict_text(row["verdict"]))
         parts = [
             f'<tr><td class="who">{name}<small>{esc(row["language"])} · {esc(row["version"])}</small>'
-            f'<small><code>{esc(row["spec"])}</code></small></td><td>{verdict}</td>'
+            f'<small><code>{esc(row["spec"])}</code></small></td><td class="verdict">{_verdict_html(row)}</td>'
         ]
-        for family in shown:
-            for release in releases:
-                cell = cells[(family, release)]
-                kind = cell["impact"] or cell["status"]
-                text = esc(_cell_text(cell))
-                first = cell.get("firstDivergence")
-                if first is not None:
-                    text += (
-                        f"<details><summary>first: {esc(first['case'])}</summary>{esc(first['summary'])}"
-                        + (f"<br><code>{esc(first['repro'])}</code>" if first["repro"] else "")
-                        + "</details>"
-                    )
-                elif cell.get("reason") and cell["status"] not in ("absent",):
-                    text = f'<span title="{esc(cell["reason"])}">{text}</span>'
-                parts.append(f'<td class="cell {esc(kind)}">{text}</td>')
+        for col in columns:
+            cell = cells[col]
+            kind = KINDS[_kind(cell)]
+            text = f'<span class="mark" title="{esc(kind.label)}">{esc(kind.mark)}</span> {esc(_cell_text(cell))}'.rstrip()
+            first = cell.get("firstDivergence")
+            if first is not None:
+                divergences.append((row, cell, first))
+                text += f'<a href="#d{len(divergences)}">first divergence #{len(divergences)}</a>'
+            elif cell.get("reason") and cell["status"] != "absent":
+                text = f'<span title="{esc(cell["reason"])}">{text}</span>'
+            parts.append(f'<td class="cell {esc(_kind(cell))}">{text}</td>')
         body.append("".join(parts) + "</tr>")
     legend = "".join(
-        f'<li><span style="background:{COLOURS[name]}"></span><b>{esc(LABELS.get(name, name))}</b>: {esc(text)}</li>'
-        for name, text in (
-            ("pass", "every golden case and every generated group answered as Java does"),
-            (WRONG_QUEUES, "a member of cidAll gets queues other than Java's: queues consumed twice or not at all"),
-            (FAULT, "the implementation crashed, hung or wrote garbage instead of answering"),
-            (ERROR_BEHAVIOUR, "Java throws or returns null where the implementation answers, or the reverse, "
-             "for invalid inputs or non-members; a healthy group never asks that"),
-            ("not-implemented", "the implementation does not serve this family"),
-        )
+        f'<li><span class="chip {kind}"><span class="mark">{esc(KINDS[kind].mark)}</span> {esc(KINDS[kind].label)}</span> '
+        f"{esc(KINDS[kind].meaning)}</li>"
+        for kind in _legend(doc, columns)
     )
+    found = "".join(
+        f'<li id="d{number}"><p><b>{esc(row["name"])}</b>, {esc(cell["family"])} at RocketMQ {esc(cell["release"])}: '
+        f'<span class="chip {esc(first["class"])}"><span class="mark">{esc(KINDS[first["class"]].mark)}</span> '
+        f'{esc(KINDS[first["class"]].label)}</span> in {esc(first["check"])} {esc(first["case"])}</p>'
+        f"<p>{esc(first['summary'])}</p>"
+        + (_rerun(first["repro"]) if first["repro"] else "")
+        + "</li>"
+        for number, (row, cell, first) in enumerate(divergences, 1)
+    )
+    runs_list = "".join(f"<li>golden run: {esc(line)}</li>" for line in _runs_text(doc))
     return (
-        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         "<title>RocketMQ allocation compatibility matrix</title>"
         f"<style>{_STYLE}</style></head><body>"
         "<h1>RocketMQ allocation compatibility matrix</h1>"
-        f'<p class="meta">pytest-rmq-conformance {esc(doc["tool"]["version"])} · {esc(doc["generatedAt"])} · '
-        f'checks: {esc(", ".join(doc["checks"]))} (golden vectors of the Java client; differential against '
-        f'the reference ports on generated groups) · seed {doc["seed"]}</p>'
-        f"<table><thead>{''.join(head)}</thead><tbody>{''.join(body)}</tbody></table>"
-        f'<ul class="legend">{legend}</ul></body></html>\n'
+        f"<p>{esc(_compared_with(doc))}</p>"
+        f'<ul class="runs">{runs_list}</ul>'
+        f'<div class="scroll"><table><thead>{"".join(head)}</thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'<h2>Legend</h2><ul class="legend">{legend}</ul>'
+        + (
+            '<h2>First divergence of each cell</h2><p class="meta">Each line reruns the check under pytest; '
+            "click it to select it whole.</p>"
+            f'<ol class="divergences">{found}</ol>'
+            if divergences else ""
+        )
+        + f'<p class="meta">Made by pytest-rmq-conformance {esc(doc["tool"]["version"])} at {esc(doc["generatedAt"])}.</p>'
+        + (f"<script>{_COPY}</script>" if divergences else "")
+        + "</body></html>\n"
     )
 
 
@@ -198,7 +342,7 @@ def badge_svg(row: dict[str, Any]) -> str:
     """A flat badge: "rocketmq allocation" | the implementation's verdict."""
     verdict = row["verdict"]
     label, value = "rocketmq allocation", _verdict_text(verdict)
-    colour = COLOURS.get(verdict["status"], "#757575")
+    colour = KINDS[verdict["status"]].colour if verdict["status"] in KINDS else "#757575"
     left, right = 7 * len(label) + 12, 7 * len(value) + 12
     width = left + right
     esc = html.escape
@@ -218,7 +362,6 @@ def write_matrix(doc: dict[str, Any], out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     (out / "badges").mkdir(exist_ok=True)
     written = {"json": out / "matrix.json", "md": out / "matrix.md", "html": out / "matrix.html"}
-    badges = {}
     used: set[str] = set()
     for row in doc["implementations"]:
         name = slug(row["name"])
@@ -227,9 +370,8 @@ def write_matrix(doc: dict[str, Any], out: Path) -> dict[str, Path]:
         used.add(name)
         path = out / "badges" / f"{name}.svg"
         path.write_text(badge_svg(row), encoding="utf-8")
-        badges[row["spec"]] = f"badges/{name}.svg"
         written[f"badge:{row['spec']}"] = path
     written["json"].write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     written["md"].write_text(to_markdown(doc), encoding="utf-8")
-    written["html"].write_text(to_html(doc, badges), encoding="utf-8")
+    written["html"].write_text(to_html(doc), encoding="utf-8")
     return written
