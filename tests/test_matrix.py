@@ -104,7 +104,7 @@ def test_wrong_queues_and_error_behaviour_only_are_told_apart(matrix):
     assert first["check"] == "golden" and first["class"] == WRONG_QUEUES
     assert first["repro"] == (
         "pytest --rmq-strategy=miniatures:AvgRemainderToLast --rmq-reference-version=5.3.3 "
-        f"--rmq-case={first['case']}"
+        f"--rmq-checks=golden --rmq-case={first['case']}"
     )
     verdicts = [row["verdict"]["status"] for row in matrix["implementations"]]
     assert verdicts == ["pass", "pass", WRONG_QUEUES, ERROR_BEHAVIOUR]
