@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -68,14 +68,9 @@ def user_traceback(exc: BaseException, config) -> str | None:
     frames = info.traceback.filter(lambda entry: not is_suite_path(entry.path))
     if not frames:
         return None
-    info.traceback = frames
-    if style == "native":
-        import traceback
-
-        text = "".join(traceback.format_exception(type(exc), exc, frames[0]._rawentry))
-    else:
-        shown = "short" if style == "auto" else style
-        text = str(info.getrepr(style=shown, funcargs=False, showlocals=config.getoption("showlocals", False), chain=False))
+    info.traceback = frames  # "native" too starts from the first frame kept
+    shown: Literal["long", "native", "short"] = "long" if style == "long" else "native" if style == "native" else "short"
+    text = str(info.getrepr(style=shown, funcargs=False, showlocals=config.getoption("showlocals", False), chain=False))
     return "\n".join(f"    {line}" for line in text.rstrip().splitlines())
 
 
