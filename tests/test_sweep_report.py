@@ -232,6 +232,17 @@ def test_the_churn_plot_shows_n_under_every_bin(summary):
     assert len(_tick_labels(leave)) == 8 and "n: scenarios in the bin" in leave.get_xlabel()
 
 
+def test_a_strategy_that_matches_a_reference_still_shows_in_the_churn_plot(summary):
+    """The user's strategy is dashed with hollow markers over the references' solid lines."""
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.plots import churn_figure
+
+    summary["strategies"][1]["churn_by_group_size"] = summary["strategies"][0]["churn_by_group_size"]
+    leave = churn_figure(summary).axes[0]
+    styles = {line.get_label(): (line.get_linestyle(), line.get_markerfacecolor()) for line in leave.get_lines()}
+    assert styles["AVG"][0] == "-" and styles["BROKEN"] == ("--", "white")
+
+
 def test_the_heat_map_shows_n_in_every_cell_and_says_which_end_is_best(summary):
     pytest.importorskip("matplotlib")
     from pytest_rmq_conformance.pipeline.plots import imbalance_figure
