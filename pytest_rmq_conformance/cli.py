@@ -49,12 +49,12 @@ def _replay(args: argparse.Namespace) -> int:
             failed_cases[key] += bool(mismatches)
             examples.extend(str(m) for m in mismatches[: max(0, 5 - len(examples))])
     print(f"golden vectors: {golden.directory}")
-    print(f"{'run':<18} {'strategy':<20} {'cases':>6} {'cases differing':>15} {'calls':>7} {'calls differing':>15}")
+    print(f"{'run':<18} {'strategy':<20} {'cases':>6}  {'cases differing':>15}  {'calls':>7}  {'calls differing':>15}")
     for key in sorted(cases):
-        print(f"{key[0]:<18} {key[1]:<20} {cases[key]:>6} {failed_cases[key]:>15} {calls[key]:>7} {failed[key]:>15}")
+        print(f"{key[0]:<18} {key[1]:<20} {cases[key]:>6}  {failed_cases[key]:>15}  {calls[key]:>7}  {failed[key]:>15}")
     total_calls, total_failed = sum(calls.values()), sum(failed.values())
     print(
-        f"{'total':<39} {sum(cases.values()):>6} {sum(failed_cases.values()):>15} {total_calls:>7} {total_failed:>15}"
+        f"{'total':<39} {sum(cases.values()):>6}  {sum(failed_cases.values()):>15}  {total_calls:>7}  {total_failed:>15}"
     )
     for line in examples:
         print(f"  differs: {line}")
