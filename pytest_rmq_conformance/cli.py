@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ def _replay(args: argparse.Namespace) -> int:
     calls: Counter = Counter()
     failed: Counter = Counter()
     cases: Counter = Counter()
+    failed_cases: Counter = Counter()
     examples: list[str] = []
     for case in golden.cases:
         if case.strategy not in strategies:
@@ -44,19 +46,25 @@ def _replay(args: argparse.Namespace) -> int:
             cases[key] += 1
             calls[key] += len(case.results_for(run.id))
             failed[key] += len(mismatches)
+            failed_cases[key] += bool(mismatches)
             examples.extend(str(m) for m in mismatches[: max(0, 5 - len(examples))])
     print(f"golden vectors: {golden.directory}")
-    print(f"{'run':<18} {'strategy':<20} {'cases':>6} {'calls':>7} {'differ':>7}")
+    print(f"{'run':<18} {'strategy':<20} {'cases':>6}  {'cases differing':>15}  {'calls':>7}  {'calls differing':>15}")
     for key in sorted(cases):
-        print(f"{key[0]:<18} {key[1]:<20} {cases[key]:>6} {calls[key]:>7} {failed[key]:>7}")
+        print(f"{key[0]:<18} {key[1]:<20} {cases[key]:>6}  {failed_cases[key]:>15}  {calls[key]:>7}  {failed[key]:>15}")
     total_calls, total_failed = sum(calls.values()), sum(failed.values())
-    print(f"{'total':<39} {sum(cases.values()):>6} {total_calls:>7} {total_failed:>7}")
+    print(
+        f"{'total':<39} {sum(cases.values()):>6}  {sum(failed_cases.values()):>15}  {total_calls:>7}  {total_failed:>15}"
+    )
     for line in examples:
         print(f"  differs: {line}")
     if not cases:
         print("nothing replayed: no case matches the selection", file=sys.stderr)
         return 2
-    print("the reference ports reproduce every answer" if not total_failed else f"{total_failed} answers differ")
+    if not total_failed:
+        print("the reference ports reproduce every answer")
+    else:
+        print(f"{total_failed} of {total_calls} calls answer differently, in {sum(failed_cases.values())} cases")
     return 1 if total_failed else 0
 
 
@@ -76,10 +84,82 @@ def _golden_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sweep_specs(args: argparse.Namespace) -> list[str]:
+    """The six reference strategies (unless ``--no-references``), then each ``--strategy``, once."""
+    references = [] if args.no_references else sorted(REFERENCE_CLASSES)
+    return list(dict.fromkeys([*references, *(args.strategy or ())]))
+
+
+def _importable_here() -> None:
+    """Modules in the current directory import, as under ``python -m``: here and in the Python
+    workers Spark starts on this machine (a cluster's workers need the strategy installed)."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+
+
+def _load_problems(specs: Sequence[str], version: str, timeout: float | None) -> list[str]:
+    """Why each of ``specs`` that does not load does not (checked before Spark starts)."""
+    from pytest_rmq_conformance.pipeline.evaluate import Evaluator
+
+    problems = []
+    for spec in specs:
+        evaluator = Evaluator(spec, version, timeout)
+        if evaluator.error is not None:
+            problems.append(evaluator.error.replace(f"--rmq-strategy={spec}", f"--strategy {spec}", 1))
+        evaluator.close()
+    return problems
+
+
+SWEEP_COLUMNS = ("strategy", "scenarios", "failing scenarios", "calls", "queues moved: mean", "p99", "max", "lower bound: mean")
+
+
+def _sweep_row(entry: dict) -> tuple[str, ...]:
+    from pytest_rmq_conformance.pipeline.plots import label
+
+    churn = entry["churn"]
+    counts = (entry["scenarios"], entry["failing_scenarios"], entry["calls"])
+    moved = (_number(churn["mean"]), _number(churn["p99"]), str(churn["max"]), _number(churn["lower_bound_mean"]))
+    return (label(entry), *map(str, counts), *moved)
+
+
+def _sweep_table(summary: dict) -> list[str]:
+    """Per strategy: scenarios, failing scenarios, calls, queues moved; then each kind of violation
+    with the scenarios it was found in."""
+    from pytest_rmq_conformance.pipeline.plots import label
+
+    entries = summary["strategies"]
+    lines = [SWEEP_COLUMNS, *map(_sweep_row, entries)]
+    widths = [max(map(len, column)) for column in zip(*lines)]
+    table = ["  ".join([line[0].ljust(widths[0]), *map(str.rjust, line[1:], widths[1:])]) for line in lines]
+    table.append(
+        "queues moved: per scenario, the queues whose holder changed; lower bound: the fewest moves "
+        "that reach a balanced group"
+    )
+    table += [
+        f"{label(entry)}: {kind['kind']} in {kind['scenarios']} of {entry['scenarios']} scenarios "
+        f"({kind['occurrences']} occurrences)"
+        for entry in entries
+        for kind in entry["violations"]
+    ]
+    return table
+
+
+def _number(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
 def _sweep(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
     from pytest_rmq_conformance.strategies import parse_release
 
+    def error(message: str) -> int:
+        print(f"rmq-conformance sweep: error: {message}", file=sys.stderr)
+        return 2
+
+    if args.no_references and not args.strategy:
+        return error("--no-references leaves nothing to sweep: name a strategy with --strategy SPEC")
     try:
         space = SweepSpace(
             queues=parse_range(args.queues, "--queues", 1, 100000),
@@ -90,31 +170,27 @@ def _sweep(args: argparse.Namespace) -> int:
         )
         parse_release(args.reference_version)
     except ValueError as exc:
-        print(f"rmq-conformance sweep: error: {exc}", file=sys.stderr)
-        return 2
+        return error(str(exc))
     try:
         from pytest_rmq_conformance.pipeline.job import run_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        print(f"rmq-conformance sweep: {exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'", file=sys.stderr)
-        return 2
-    specs = args.strategy or sorted(REFERENCE_CLASSES)
+        return error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+    _importable_here()
+    timeout = args.timeout or None
+    problems = _load_problems(args.strategy or (), args.reference_version, timeout)
+    if problems:
+        return error("; ".join(problems))
     summary = run_sweep(
-        specs,
+        _sweep_specs(args),
         space,
         args.out,
         version=args.reference_version,
         master=args.master,
         partitions=args.partitions,
-        timeout=args.timeout or None,
+        timeout=timeout,
         progress=not args.quiet,
     )
-    print(f"{'strategy':<32} {'scenarios':>9} {'failing':>8} {'churn mean':>10} {'p99':>6} {'max':>5} {'bound':>7}")
-    for entry in summary["strategies"]:
-        churn = entry["churn"]
-        print(
-            f"{entry['name']:<32} {entry['scenarios']:>9} {entry['failing_scenarios']:>8} {churn['mean']:>10.2f} "
-            f"{churn['p99']:>6.1f} {churn['max']:>5} {churn['lower_bound_mean']:>7.2f}"
-        )
+    print("\n".join(_sweep_table(summary)))
     print(f"report: {args.out / 'report.html'}")
     return 0
 
@@ -160,7 +236,8 @@ def _parser() -> argparse.ArgumentParser:
         "replay",
         help="replay the golden vectors against the built-in reference ports",
         description="Replay every golden vector (what the Java strategies answered) against the "
-        "reference ports and print, per run and strategy, how many answers differ.",
+        "reference ports and print, per run and strategy, how many cases and how many calls (one "
+        "per caller a case tries) answer differently.",
     )
     replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
     replay.add_argument(
@@ -188,7 +265,7 @@ def _parser() -> argparse.ArgumentParser:
         "sweep",
         help="check invariants and measure churn over many generated scenarios, on Spark",
         description="Draw SCENARIOS groups from the queue and consumer ranges (layouts of brokers and "
-        "topics included), apply one membership change to each, and evaluate every strategy on "
+        "topics included), apply one membership change to each, and evaluate the six reference strategies and each --strategy on "
         "Spark: each client's share before and after, the invariants it claims, the difference "
         "from the Java reference port, the queues moved against the fewest a balanced group needs, "
         "and the imbalance. Writes DIR/results (Parquet, one row per scenario and strategy), "
@@ -197,7 +274,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument(
         "--strategy", action="append", metavar="SPEC",
-        help="a strategy as --rmq-strategy names it (repeatable; default: the six reference strategies)",
+        help="a strategy as --rmq-strategy names it, swept beside the six reference strategies (repeatable); "
+        "module:attribute imports from the current directory too",
+    )
+    sweep.add_argument(
+        "--no-references", action="store_true",
+        help="sweep only the --strategy specs, not the six reference strategies",
     )
     sweep.add_argument("--queues", default="1:1024", metavar="MIN:MAX", help="queues per group (default 1:1024)")
     sweep.add_argument("--consumers", default="1:100", metavar="MIN:MAX", help="clients per group (default 1:100)")

@@ -102,6 +102,58 @@ def test_the_sweep_command_checks_its_arguments(capsys):
     assert main(["sweep", "--events", "leave,explode"]) == 2
     assert "events must be among" in capsys.readouterr().err
     assert main(["sweep", "--reference-version", "9.9.9"]) == 2
+    assert main(["sweep", "--no-references"]) == 2
+    assert "--no-references leaves nothing to sweep: name a strategy with --strategy SPEC" in capsys.readouterr().err
+
+
+@pytest.fixture
+def swept(monkeypatch):
+    """``run_sweep`` replaced by a recorder of the strategies the command asks for."""
+    from pytest_rmq_conformance.pipeline import job
+
+    asked: list[list[str]] = []
+
+    def record(specs, space, out, **options):
+        asked.append(list(specs))
+        return {"strategies": []}
+
+    monkeypatch.setattr(job, "run_sweep", record)
+    return asked
+
+
+REFERENCES = ["AVG", "AVG_BY_CIRCLE", "CONFIG", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"]
+
+
+@pytest.mark.parametrize(
+    "options, specs",
+    [
+        ([], REFERENCES),
+        (["--strategy", "breakers:Gaps"], [*REFERENCES, "breakers:Gaps"]),
+        (["--strategy", "AVG", "--strategy", "breakers:Gaps", "--strategy", "breakers:Gaps"], [*REFERENCES, "breakers:Gaps"]),
+        (["--strategy", "breakers:Gaps", "--strategy", "AVG", "--no-references"], ["breakers:Gaps", "AVG"]),
+    ],
+    ids=["references", "added-beside-them", "each-once", "no-references"],
+)
+def test_strategy_adds_beside_the_references(swept, options, specs):
+    assert main(["sweep", *options, "--quiet"]) == 0
+    assert swept == [specs]
+
+
+def test_a_strategy_that_does_not_load_stops_the_sweep_before_spark_starts(swept, capsys):
+    assert main(["sweep", "--strategy", "no_such_module:Nothing"]) == 2
+    assert "rmq-conformance sweep: error: --strategy no_such_module:Nothing: cannot import no_such_module" in capsys.readouterr().err
+    assert swept == []
+
+
+def test_a_strategy_in_the_current_directory_is_found(swept, tmp_path, monkeypatch):
+    """As under ``python -m``: the sweep finds my_allocation.py where it is run, and so do the
+    Python workers Spark starts (through PYTHONPATH)."""
+    (tmp_path / "here_only.py").write_text("from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely as Mine\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert main(["sweep", "--strategy", "here_only:Mine", "--quiet"]) == 0
+    assert swept == [[*REFERENCES, "here_only:Mine"]]
+    assert os.environ["PYTHONPATH"].split(os.pathsep)[0] == str(tmp_path)
 
 
 # -- on Spark ---------------------------------------------------------------------------
@@ -185,15 +237,34 @@ def test_a_task_whose_worker_dies_is_retried_and_the_outputs_are_complete(spark,
 
 
 @needs_spark
-def test_the_command_writes_the_report_with_its_plots(tmp_path):
+def test_the_command_sweeps_a_strategy_beside_the_references_and_says_what_it_counts(tmp_path, capsys):
+    """A tiny sweep through the command line: ``--strategy`` adds to the six references; the
+    table's columns and the violation lines count scenarios, calls and queues; the report and
+    its plots are written."""
     pytest.importorskip("matplotlib")
     out = tmp_path / "report"
-    code = main(["sweep", "--queues", "1:30", "--consumers", "1:6", "--scenarios", "40", "--master", "local[2]",
-                 "--strategy", "AVG", "--strategy", "CONSISTENT_HASH", "--out", str(out), "--quiet"])
+    code = main(["sweep", "--scenarios", "20", "--queues", "1:16", "--consumers", "1:5", "--master", "local[2]",
+                 "--strategy", "breakers:Gaps", "--out", str(out), "--quiet"])  # fmt: skip
     assert code == 0
     names = {p.name for p in out.iterdir()}
     assert {"results", "summary.json", "report.md", "report.html", "churn_by_group_size.png", "imbalance_heatmap.png"} <= names
-    assert "| AVG | 8 | 6 | 6 |" in (out / "report.md").read_text().replace("  ", " ")
+    summary = json.loads((out / "summary.json").read_text())
+    assert [entry["spec"] for entry in summary["strategies"]] == [*REFERENCES, "breakers:Gaps"]
+    gaps = summary["strategies"][-1]
+    (gap,) = gaps["violations"]
+    assert gap["kind"] == "gap" and gap["scenarios"] == gaps["failing_scenarios"] < gap["occurrences"]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].split("  ")[0].strip() == "strategy"
+    assert [column.strip() for column in printed[0].split("  ") if column.strip()] == [
+        "strategy", "scenarios", "failing scenarios", "calls", "queues moved: mean", "p99", "max", "lower bound: mean"
+    ]  # fmt: skip
+    assert [line.split()[0] for line in printed[1:8]] == [*REFERENCES[:5], "MACHINE_ROOM_NEARBY-AVG", "GAPS"]
+    assert (
+        f"GAPS (breakers:Gaps): gap in {gap['scenarios']} of 20 scenarios ({gap['occurrences']} occurrences)" in printed
+    )
+    report = (out / "report.md").read_text()
+    assert "| AVG | 8 | 6 | 6 | none |" in report
+    assert f"#### gap (in {gap['scenarios']} scenarios, {gap['occurrences']} occurrences)" in report
 
 
 @needs_spark
@@ -207,7 +278,7 @@ def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_compl
     big = [i for i in range(space.count) if max(len(members) for _, members in space.plan(i).groups()) > 5]
     assert 0 < len(big) < space.count
     kinds = {v["kind"]: v for v in entry["violations"]}
-    assert kinds["hang"]["count"] == entry["failing_scenarios"] == len(big)
+    assert kinds["hang"]["scenarios"] == kinds["hang"]["occurrences"] == entry["failing_scenarios"] == len(big)
     assert kinds["hang"]["examples"][0]["scenario"] == min(big)
 
 

@@ -27,7 +27,7 @@ def _strategy(spec, moved_mean, violations=()):
         "name": spec,
         "scenarios": 40,
         "calls": 1234,
-        "failing_scenarios": sum(v["count"] for v in violations),
+        "failing_scenarios": sum(v["scenarios"] for v in violations),
         "violations": list(violations),
         "churn": {"mean": moved_mean, "p50": 8.0, "p99": 31.5, "max": 40, "lower_bound_mean": 6.25, "excess_mean": 4.5},
         "imbalance": {"mean": 0.375, "max": 1},
@@ -44,13 +44,13 @@ def _strategy(spec, moved_mean, violations=()):
                 "scenarios": 5,
                 "excess_share": {"p25": moved_mean / 200, "p50": moved_mean / 100, "p75": moved_mean / 50},
             }
-            for c in ([1, 12], [13, 24])
+            for c in ([1, 3], [4, 6])
             for e in ("leave", "join")
         ],
         "imbalance_grid": [
             {"queues_bin": q, "consumers_bin": c, "scenarios": 3, "imbalance_mean": (q[0] + c[0]) / 100}
-            for q in ([1, 128], [129, 256])
-            for c in ([1, 12], [13, 24])
+            for q in ([1, 32], [33, 64])
+            for c in ([1, 3], [4, 6])
         ],
     }
 
@@ -59,7 +59,8 @@ def _strategy(spec, moved_mean, violations=()):
 def summary():
     gap = {
         "kind": "gap",
-        "count": 2,
+        "scenarios": 2,
+        "occurrences": 3,
         "examples": [
             {"scenario": 12, "detail": "1 queue(s) held by no client: <script>alert(1)</script>", "group": GROUP},
             {"scenario": 17, "detail": "2 queue(s) held by no client", "group": GROUP},
@@ -108,12 +109,12 @@ def test_markdown_strategy_numbers(summary):
     text = render_markdown(summary)
     assert "| AVG | 40 | 0 | 1234 | 10.50 | 8.00 | 31.50 | 40 | 6.25 | 4.50 | 0.38 | 1 |" in text
     assert "| BROKEN | 40 | 2 | 1234 | 3.00 |" in text
-    assert "| Strategy | Scenarios | Failing |" in text
+    assert "| Strategy | Scenarios | Failing scenarios | Calls | Queues moved: mean |" in text
 
 
 def test_markdown_violations_and_plots(summary):
     text = render_markdown(summary)
-    assert "#### gap (2)" in text
+    assert "#### gap (in 2 scenarios, 3 occurrences)" in text
     assert "Scenario 12: 1 queue(s) held by no client: \\<script>alert(1)\\</script>" in text
     assert "Scenario 17: 2 queue(s) held by no client" in text
     assert "<details><summary>group JSON</summary>" in text
@@ -198,6 +199,66 @@ def test_churn_plot_with_bins_some_strategies_lack(summary, tmp_path):
     assert (tmp_path / CHURN_PLOT).read_bytes().startswith(PNG_MAGIC)
 
 
+# -- what the tables and plots count --------------------------------------------------------
+
+
+def test_every_column_says_what_it_counts(summary):
+    """Scenarios, failing scenarios, calls and queues, never a bare "Failing" or "Churn"; a kind of
+    violation counts the scenarios it was found in apart from its occurrences."""
+    text = render_markdown(summary)
+    assert (
+        "| Strategy | Scenarios | Failing scenarios | Calls | Queues moved: mean | Queues moved: p50 | Queues moved: p99 "
+        "| Queues moved: max | Lower bound (queues): mean | Excess (queues): mean | Imbalance (queues): mean "
+        "| Imbalance (queues): max |"
+    ) in text
+    assert "| Strategy | Queues moved | Lower bound (queues) | Own queues | Violations |" in text
+    assert "| Violation | Scenarios | Occurrences |\n| :--- | ---: | ---: |\n| gap | 2 | 3 |" in text
+    assert "<th class=\"r\">Failing scenarios</th>" in render_html(summary)
+
+
+def _tick_labels(ax):
+    return [tick.get_text() for tick in ax.get_xticklabels()]
+
+
+def test_the_churn_plot_shows_n_under_every_bin(summary):
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.plots import churn_figure
+
+    summary["strategies"][1]["churn_by_group_size"][0]["scenarios"] = 3  # BROKEN answered fewer in one bin
+    leave, join = churn_figure(summary).axes[:2]
+    # the space's 8 bins of 3 consumers; the data fill two, the others show they are empty
+    assert _tick_labels(leave)[:3] == ["1–3\nn=3–5", "4–6\nn=5", "7–9\nn=0"]
+    assert _tick_labels(join)[:3] == ["1–3\nn=5", "4–6\nn=5", "7–9\nn=0"]
+    assert len(_tick_labels(leave)) == 8 and "n: scenarios in the bin" in leave.get_xlabel()
+
+
+def test_a_strategy_that_matches_a_reference_still_shows_in_the_churn_plot(summary):
+    """The user's strategy is dashed with hollow markers over the references' solid lines."""
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.plots import churn_figure
+
+    summary["strategies"][1]["churn_by_group_size"] = summary["strategies"][0]["churn_by_group_size"]
+    leave = churn_figure(summary).axes[0]
+    styles = {line.get_label(): (line.get_linestyle(), line.get_markerfacecolor()) for line in leave.get_lines()}
+    assert styles["AVG"][0] == "-" and styles["BROKEN"] == ("--", "white")
+
+
+def test_the_heat_map_shows_n_in_every_cell_and_says_which_end_is_best(summary):
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.plots import imbalance_figure
+
+    summary["strategies"][0]["imbalance_grid"][0]["scenarios"] = 7
+    fig = imbalance_figure(summary)
+    avg, broken, colour_bar = fig.axes
+    texts = [text.get_text() for text in avg.texts]
+    assert texts[:2] == ["0.0\nn=7", "0.3\nn=3"]  # consumers 1–3: queues 1–32 (mean 0.02), 33–64 (0.34)
+    assert texts.count("n=0") == 8 * 8 - 4  # the empty cells of the space's 8 x 8 bins say so
+    assert colour_bar.get_ylabel().endswith("(0 = perfectly balanced, lower is better)")
+    (image,) = avg.images
+    assert image.get_cmap().name in {"viridis", "cividis"}
+    assert [t.get_text() for t in broken.texts][:2] == ["0.0\nn=3", "0.3\nn=3"]
+
+
 # -- churn by group size, aggregated on local Spark ------------------------------------------
 
 ROW_SCHEMA = (
@@ -269,3 +330,37 @@ def test_churn_by_group_size_is_each_bins_quartiles_of_the_excess_share(spark, t
     pytest.importorskip("matplotlib")
     write_report(summary, tmp_path)
     assert (tmp_path / CHURN_PLOT).read_bytes().startswith(PNG_MAGIC)
+
+
+def test_a_kind_of_violation_counts_its_scenarios_apart_from_its_occurrences(spark):
+    """Scenario 3 has a gap before and after the change: 2 occurrences, 1 scenario; its examples
+    are its first scenarios, each once."""
+    from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
+
+    def failing(scenario, details):
+        row = list(_row(scenario, "GAPS", queues=8, consumers=2, event="leave", moved=4, lower_bound=4))
+        row[6:9] = [len(details), ["gap"] * len(details), details]
+        return tuple(row)
+
+    rows = [
+        failing(3, ["1 queue(s) held by no client (after)", "1 queue(s) held by no client (before)"]),
+        _row(4, "GAPS", queues=8, consumers=2, event="leave", moved=4, lower_bound=4),
+        failing(7, ["2 queue(s) held by no client"]),
+        failing(9, ["1 queue(s) held by no client", "3 queue(s) held by no client"]),
+        failing(12, ["1 queue(s) held by no client"]),
+    ]
+    summary = summarize(
+        spark.createDataFrame(rows, ROW_SCHEMA), specs=["GAPS"], space=SweepSpace(queues=(1, 8), consumers=(1, 2)),
+        version="5.3.3", master="local[1]", partitions=1, examples=[],
+    )  # fmt: skip
+    validate_summary(summary)
+    (entry,) = summary["strategies"]
+    assert entry["failing_scenarios"] == 4
+    (gap,) = entry["violations"]
+    assert (gap["kind"], gap["scenarios"], gap["occurrences"]) == ("gap", 4, 6)
+    assert [(e["scenario"], e["detail"]) for e in gap["examples"]] == [
+        (3, "1 queue(s) held by no client (after)"),
+        (7, "2 queue(s) held by no client"),
+        (9, "1 queue(s) held by no client"),
+    ]
+    assert "#### gap (in 4 scenarios, 6 occurrences)" in render_markdown(summary)

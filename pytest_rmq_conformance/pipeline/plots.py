@@ -11,14 +11,22 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["draw", "label", "span", "CHURN_PLOT", "IMBALANCE_PLOT"]
+from pytest_rmq_conformance.pipeline.summary import bins_of
+from pytest_rmq_conformance.strategies import REFERENCE_CLASSES
+
+__all__ = ["draw", "churn_figure", "imbalance_figure", "label", "span", "CHURN_PLOT", "IMBALANCE_PLOT", "IMBALANCE_LABEL"]
 
 CHURN_PLOT = "churn_by_group_size.png"
 IMBALANCE_PLOT = "imbalance_heatmap.png"
 DPI = 110
 PANEL_WIDTH = 3.6  # inches, of a churn panel
 LEGEND_COLUMNS = 4  # at most, in the churn plot's legend
-ANNOTATE_LIMIT = 12  # bins per heat-map axis up to which each cell shows its value
+MARKERS = "osD^vP<>Xp"  # a strategy's line is told apart by its marker too, not by colour alone
+COLORMAP = "viridis"  # perceptually uniform and colour-blind safe
+IMBALANCE_LABEL = (
+    "mean imbalance: largest − smallest share, in queues; log scale above 1\n(0 = perfectly balanced, lower is better)"
+)
+COLOUR_TICKS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 EVENT_TITLES = {"leave": "a consumer leaves", "join": "a consumer joins", "crash": "a consumer crashes"}
 _INSTALL_HINT = "the sweep report's plots need matplotlib: pip install 'pytest-rmq-conformance[sweep]'"
 
@@ -58,14 +66,33 @@ def _events(summary: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys([*summary["space"]["events"], *seen]))
 
 
+def _axis(summary: dict[str, Any], rows: str, key: str, space_key: str) -> list[Bin]:
+    """The bins along one axis: every bin of the space's range, so that empty ones show (n=0), and
+    any other bin the rows name."""
+    named = {tuple(row[key]) for entry in summary["strategies"] for row in entry[rows]}
+    if not named:
+        return []
+    return sorted(named | set(bins_of(*summary["space"][space_key])))
+
+
 def _size_bins(summary: dict[str, Any]) -> list[Bin]:
-    return sorted({tuple(row["consumers_bin"]) for e in summary["strategies"] for row in e["churn_by_group_size"]})
+    return _axis(summary, "churn_by_group_size", "consumers_bin", "consumers")
 
 
 def _quartiles(entry: dict[str, Any], event: str, bins: list[Bin]) -> list[list[float]]:
     """The strategy's 25th, 50th and 75th percentile excess share per bin (NaN where it has none)."""
     rows = {tuple(r["consumers_bin"]): r["excess_share"] for r in entry["churn_by_group_size"] if r["event"] == event}
     return [[rows[b][key] if b in rows else math.nan for b in bins] for key in ("p25", "p50", "p75")]
+
+
+def _counts(summary: dict[str, Any], event: str, bins: list[Bin]) -> list[str]:
+    """Per bin, ``n=`` the scenarios behind it (a range where strategies answered different numbers)."""
+    seen: dict[Bin, list[int]] = {b: [] for b in bins}
+    for entry in summary["strategies"]:
+        for row in entry["churn_by_group_size"]:
+            if row["event"] == event:
+                seen[tuple(row["consumers_bin"])].append(row["scenarios"])
+    return [f"n={span((min(n), max(n)))}" if n else "n=0" for n in seen.values()]
 
 
 def _churn_axes(ax, summary: dict[str, Any], event: str, bins: list[Bin]) -> None:
@@ -75,16 +102,19 @@ def _churn_axes(ax, summary: dict[str, Any], event: str, bins: list[Bin]) -> Non
         low, median, high = _quartiles(entry, event, bins)
         if all(math.isnan(m) for m in median):
             continue
-        color = f"C{index % 10}"
+        color, marker = f"C{index % 10}", MARKERS[index % len(MARKERS)]
         ax.fill_between(xs, low, high, color=color, alpha=0.18, linewidth=0)
-        ax.plot(xs, median, marker="o", markersize=4, linewidth=2, color=color, label=label(entry))
+        # a strategy of the user's: dashed, hollow markers, so that a reference it matches still shows
+        style = {} if entry["spec"] in REFERENCE_CLASSES else {"linestyle": "--", "markerfacecolor": "white"}
+        ax.plot(xs, median, marker=marker, markersize=5, linewidth=2, color=color, label=label(entry), **style)
     ax.set_title(EVENT_TITLES.get(event, event))
-    ax.set_xticks(xs, [span(b) for b in bins], rotation=45, ha="right", fontsize=8)
-    ax.set_xlabel("consumers before the event")
+    ticks = [f"{span(b)}\n{n}" for b, n in zip(bins, _counts(summary, event, bins))]
+    ax.set_xticks(xs, ticks, fontsize=7)
+    ax.set_xlabel("consumers before the event\n(n: scenarios in the bin)")
     ax.grid(alpha=0.3)
 
 
-def _churn_figure(summary: dict[str, Any]):
+def churn_figure(summary: dict[str, Any]):
     """Queues moved beyond the lower bound, as a share of the queues, against group size: a panel
     per event, per strategy the median line and the interquartile band over the bin's scenarios."""
     Figure = _figure_class()
@@ -125,36 +155,42 @@ def _legend_below(fig, handles: dict[str, Any]) -> None:
 
 
 def _bins(summary: dict[str, Any], key: str) -> list[Bin]:
-    return sorted({tuple(row[key]) for entry in summary["strategies"] for row in entry["imbalance_grid"]})
+    return _axis(summary, "imbalance_grid", f"{key}_bin", key)
 
 
 def _grid(entry: dict[str, Any], xbins: list[Bin], ybins: list[Bin]):
-    """The strategy's mean imbalance as a consumers × queues array (NaN where it has none)."""
+    """The strategy's mean imbalance and scenario count, each a consumers × queues array (mean
+    NaN where it has none)."""
     import numpy
 
-    grid = numpy.full((len(ybins), len(xbins)), numpy.nan)
+    means = numpy.full((len(ybins), len(xbins)), numpy.nan)
+    counts = numpy.zeros((len(ybins), len(xbins)), dtype=int)
     for row in entry["imbalance_grid"]:
+        y, x = ybins.index(tuple(row["consumers_bin"])), xbins.index(tuple(row["queues_bin"]))
+        counts[y, x] = row["scenarios"]
         if row["imbalance_mean"] is not None:
-            y, x = ybins.index(tuple(row["consumers_bin"])), xbins.index(tuple(row["queues_bin"]))
-            grid[y, x] = row["imbalance_mean"]
-    return grid
+            means[y, x] = row["imbalance_mean"]
+    return means, counts
 
 
-def _annotate(ax, image, grid) -> None:
-    """Writes each cell's value on it, dark on bright cells and light on dark ones."""
-    for y, row in enumerate(grid):
+def _annotate(ax, image, means, counts) -> None:
+    """Writes on each cell its mean and ``n=`` its scenarios, dark on bright cells and light on dark ones."""
+    for y, row in enumerate(means):
         for x, value in enumerate(row):
-            if not math.isnan(value):
+            if math.isnan(value):
+                ax.text(x, y, f"n={counts[y][x]}", ha="center", va="center", fontsize=6, color="#555555")
+            else:
                 color = "black" if image.norm(value) > 0.6 else "white"
-                ax.text(x, y, f"{value:.1f}", ha="center", va="center", fontsize=7, color=color)
+                ax.text(x, y, f"{value:.1f}\nn={counts[y][x]}", ha="center", va="center", fontsize=6, color=color)
 
 
-def _heatmap_axes(ax, entry: dict[str, Any], grid, bins: tuple[list[Bin], ...], **style):
-    """One strategy's heat map, with bin labels; returns the image for the colorbar."""
+def _heatmap_axes(ax, entry: dict[str, Any], bins: tuple[list[Bin], list[Bin]], **style):
+    """One strategy's heat map, with bin labels and every cell's value and n; returns the image
+    for the colour bar."""
     xbins, ybins = bins
-    image = ax.imshow(grid, origin="lower", aspect="auto", **style)
-    if max(len(xbins), len(ybins)) <= ANNOTATE_LIMIT:
-        _annotate(ax, image, grid)
+    means, counts = _grid(entry, xbins, ybins)
+    image = ax.imshow(means, origin="lower", aspect="auto", **style)
+    _annotate(ax, image, means, counts)
     ax.set_title(label(entry), fontsize=10)
     ax.set_xticks(range(len(xbins)), [span(b) for b in xbins], rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(len(ybins)), [span(b) for b in ybins], fontsize=8)
@@ -163,12 +199,14 @@ def _heatmap_axes(ax, entry: dict[str, Any], grid, bins: tuple[list[Bin], ...], 
     return image
 
 
-def _imbalance_figure(summary: dict[str, Any]):
-    """A heat map per strategy of mean imbalance over queue-count × consumer-count bins, on one scale."""
+def imbalance_figure(summary: dict[str, Any]):
+    """A heat map per strategy of mean imbalance over queue-count × consumer-count bins, on one
+    colour-blind-safe scale whose bar says which end is best; each cell shows its n."""
     Figure = _figure_class()
     from matplotlib import colormaps
+    from matplotlib.colors import SymLogNorm
 
-    strategies, bins = summary["strategies"], (_bins(summary, "queues_bin"), _bins(summary, "consumers_bin"))
+    strategies, bins = summary["strategies"], (_bins(summary, "queues"), _bins(summary, "consumers"))
     if not (strategies and all(bins)):
         fig = Figure(figsize=(5, 3), layout="constrained")
         fig.subplots().text(0.5, 0.5, "no imbalance data", ha="center", va="center")
@@ -177,14 +215,17 @@ def _imbalance_figure(summary: dict[str, Any]):
     top = max(means, default=0) or 1
     ncols = min(3, len(strategies))
     nrows = math.ceil(len(strategies) / ncols)
-    fig = Figure(figsize=(4.6 * ncols + 1.2, 4.2 * nrows), layout="constrained")
+    fig = Figure(figsize=(4.6 * ncols + 1.2, 4.2 * nrows + 0.6), layout="constrained")
     axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
-    cmap = colormaps["viridis"].with_extremes(bad="#e8e8e8")
+    cmap = colormaps[COLORMAP].with_extremes(bad="#e8e8e8")
+    norm = SymLogNorm(linthresh=1, linscale=1, vmin=0, vmax=top, base=10)  # 0, 1, 2 and 100 all told apart
     for ax, entry in zip(axes, strategies):
-        image = _heatmap_axes(ax, entry, _grid(entry, *bins), bins, cmap=cmap, vmin=0, vmax=top)
+        image = _heatmap_axes(ax, entry, bins, cmap=cmap, norm=norm)
     for ax in axes[len(strategies) :]:
         ax.set_axis_off()
-    fig.colorbar(image, ax=axes[: len(strategies)], label="mean imbalance (largest − smallest share)")
+    ticks = [tick for tick in COLOUR_TICKS if tick <= top]
+    fig.colorbar(image, ax=axes[: len(strategies)], label=IMBALANCE_LABEL, aspect=40, ticks=ticks, format="{x:g}")
+    fig.suptitle("Mean imbalance after the event, by queues and consumers\nin each cell: the mean and n, its scenarios")
     return fig
 
 
@@ -192,12 +233,16 @@ def _imbalance_figure(summary: dict[str, Any]):
 
 
 def _png(fig) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI)
-    return buffer.getvalue()
+    """The figure as a PNG of at most 256 colours: a third of the bytes, and the same picture."""
+    from PIL import Image
+
+    drawn, written = io.BytesIO(), io.BytesIO()
+    fig.savefig(drawn, format="png", dpi=DPI)
+    Image.open(drawn).convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT).save(written, "PNG", optimize=True)
+    return written.getvalue()
 
 
 def draw(summary: dict[str, Any]) -> dict[str, bytes]:
     """Both plots as PNG bytes, by file name. Raises :class:`ImportError` (naming the ``sweep``
     extra) when matplotlib is missing."""
-    return {CHURN_PLOT: _png(_churn_figure(summary)), IMBALANCE_PLOT: _png(_imbalance_figure(summary))}
+    return {CHURN_PLOT: _png(churn_figure(summary)), IMBALANCE_PLOT: _png(imbalance_figure(summary))}

@@ -22,9 +22,12 @@ __all__ = ["write_report", "render_markdown", "render_html", "CHURN_PLOT", "IMBA
 EXAMPLES_SHOWN = 3
 MISSING = "–"
 STRATEGY_HEADERS = (
-    "Strategy", "Scenarios", "Failing", "Calls", "Churn mean", "Churn p50", "Churn p99", "Churn max",
-    "Lower bound mean", "Excess mean", "Imbalance mean", "Imbalance max",
+    "Strategy", "Scenarios", "Failing scenarios", "Calls", "Queues moved: mean", "Queues moved: p50",
+    "Queues moved: p99", "Queues moved: max", "Lower bound (queues): mean", "Excess (queues): mean",
+    "Imbalance (queues): mean", "Imbalance (queues): max",
 )  # fmt: skip
+EXAMPLE_HEADERS = ("Strategy", "Queues moved", "Lower bound (queues)", "Own queues", "Violations")
+KIND_HEADERS = ("Violation", "Scenarios", "Occurrences")
 _MD_SPECIAL = "\\`*|<"
 
 
@@ -70,6 +73,11 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _counted(number: int, one: str, many: str | None = None) -> str:
+    """``"1 scenario"``, ``"2 scenarios"``."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
 def _mean(value: Any) -> str:
     """A mean: always 2 decimals, even when it came out whole."""
     return MISSING if value is None else f"{float(value):.2f}"
@@ -97,11 +105,11 @@ def _example_blocks(summary: dict[str, Any]) -> list[Block]:
     blocks: list[Block] = [
         Heading(2, "Headline comparison"),
         Para(
-            "Moved: queues whose holder changed. Lower bound: the fewest moves that reach a balanced "
-            "assignment. Own: the queues the leaving client held (for a join, what the new one gets)."
+            "Queues moved: queues whose holder changed. Lower bound: the fewest moves that reach a balanced "
+            "assignment. Own queues: the queues the leaving client held (for a join, what the new one gets)."
         ),
     ]
-    headers = ("Strategy", "Moved", "Lower bound", "Own", "Violations")
+    headers = EXAMPLE_HEADERS
     for example in summary["examples"]:
         rows = [
             (label(r), _fmt(r["moved"]), _fmt(r["lower_bound"]), _fmt(r["own"]), ", ".join(r["violations"]) or "none")
@@ -134,15 +142,21 @@ def _strategy_blocks(summary: dict[str, Any]) -> list[Block]:
     return [
         Heading(2, "Strategies"),
         Para(
-            "Churn: queues moved by the event. Excess: churn above the lower bound. "
-            "Imbalance: largest minus smallest share after the event."
+            "Scenarios: groups evaluated, one membership change each; failing scenarios: those with at least "
+            "one violation. Calls: allocate() calls made, those of the comparison with the reference port "
+            "included. Per scenario: queues moved by the event (queues whose holder changed); lower bound: "
+            "the fewest moves that reach a balanced group; excess: queues moved minus the lower bound; "
+            "imbalance: the largest minus the smallest number of queues a client holds after the event "
+            "(0 is perfectly balanced, lower is better; 1 is the best possible when the queues do not divide "
+            "evenly)."
         ),
         Table(STRATEGY_HEADERS, rows, "l" + "r" * (len(STRATEGY_HEADERS) - 1)),
     ]
 
 
 def _kind_blocks(kind: dict[str, Any]) -> list[Block]:
-    blocks: list[Block] = [Heading(4, f"{kind['kind']} ({_fmt(kind['count'])})")]
+    counted = f"in {_counted(kind['scenarios'], 'scenario')}, {_counted(kind['occurrences'], 'occurrence')}"
+    blocks: list[Block] = [Heading(4, f"{kind['kind']} ({counted})")]
     for example in kind["examples"][:EXAMPLES_SHOWN]:
         blocks.append(Para(f"Scenario {_fmt(example['scenario'])}: {example['detail']}"))
         if example["group"]:
@@ -155,8 +169,16 @@ def _violation_blocks(summary: dict[str, Any]) -> list[Block]:
     failing = [entry for entry in summary["strategies"] if entry["violations"]]
     if not failing:
         return blocks + [Para("No strategy broke an invariant it claims.")]
+    blocks.append(
+        Para(
+            "Per strategy and kind: the scenarios it was found in, and its occurrences, each time the check "
+            "failed (once per call for an answer that differs from the reference port's or raises, once per "
+            "group state for a gap); then its first scenarios."
+        )
+    )
     for entry in failing:
-        blocks.append(Heading(3, label(entry)))
+        rows = [(kind["kind"], _fmt(kind["scenarios"]), _fmt(kind["occurrences"])) for kind in entry["violations"]]
+        blocks += [Heading(3, label(entry)), Table(KIND_HEADERS, rows, "lrr")]
         for kind in entry["violations"]:
             blocks += _kind_blocks(kind)
     return blocks
@@ -166,7 +188,7 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
     """The report's content, for either renderer."""
     intro: list[Block] = [
         Heading(1, "Allocation strategy sweep"),
-        Para(f"{summary['tool']}: {len(summary['strategies'])} strategies on the scenarios below."),
+        Para(f"{summary['tool']}: {_counted(len(summary['strategies']), 'strategy', 'strategies')} on the scenarios below."),
     ]
     plots: list[Block] = [
         Heading(2, "Plots"),
@@ -174,9 +196,13 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
             "Churn by group size: the queues a strategy moved beyond the lower bound, as a share of all "
             "queues, over the scenarios in each consumer-count bin; the line is the median, the band the "
             "middle half (25th to 75th percentile). 0 % means as few moves as a balanced group needs; "
-            "below 0, the strategy moved fewer because it does not balance."
+            "below 0, the strategy moved fewer because it does not balance. Under each bin, n: its scenarios."
         ),
         Image("Queues moved beyond the lower bound, as a share of the queues, by group size and event", CHURN_PLOT),
+        Para(
+            "Imbalance by queue count and consumer count: per strategy, each cell's mean imbalance after the "
+            "event and n, its scenarios; 0 (dark) is perfectly balanced, lower is better."
+        ),
         Image("Mean imbalance by queue count and consumer count, by strategy", IMBALANCE_PLOT),
     ]
     return (

@@ -1,7 +1,10 @@
 """Per-strategy aggregates of a sweep's results, computed by Spark, as ``summary.json``.
 
 Every figure is exact and independent of partitioning: sums and counts of integers, exact
-percentiles, and examples chosen by the smallest scenario id.
+percentiles, and examples chosen by the smallest scenario id. A kind of violation counts the
+scenarios it was found in and its occurrences (each time the check failed: once per call for an
+answer that differs from the reference port's or raises, once per group state for a gap); its
+examples are its first scenarios, one detail each.
 
 Churn by group size is the *excess share*: ``(moved - lower_bound) / queues``, the queues a
 strategy moved beyond the fewest a balanced group needs, as a share of all queues (negative where
@@ -18,7 +21,7 @@ from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.engine.golden import schema_problems
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 
-__all__ = ["summarize", "validate_summary", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
+__all__ = ["summarize", "validate_summary", "bins_of", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
 
 EXAMPLES_PER_KIND = 3
 BINS = 8
@@ -49,6 +52,18 @@ def _bin(index: int, low: int, high: int, width: int) -> list[int]:
     return [low + index * width, min(high, low + (index + 1) * width - 1)]
 
 
+def bins_of(low: int, high: int) -> list[tuple[int, int]]:
+    """Every bin covering ``low..high``, as the summary's ``*_bin`` ranges name them.
+
+    >>> bins_of(1, 5)
+    [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
+    >>> bins_of(1, 100)[-2:]
+    [(79, 91), (92, 100)]
+    """
+    width = _bin_width(low, high)
+    return [(first, min(high, first + width - 1)) for first in range(low, high + 1, width)]
+
+
 def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, master: str, partitions: int,
               examples: list[dict[str, Any]]) -> dict[str, Any]:
     """The summary of the results DataFrame ``df`` (one row per scenario and strategy)."""
@@ -77,10 +92,14 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
     exploded = df.where(F.col("violation_count") > 0).select(
         "strategy", "scenario", "group", F.explode(F.arrays_zip("violation_kinds", "violation_details")).alias("v")
     ).select("strategy", "scenario", "group", F.col("v.violation_kinds").alias("kind"), F.col("v.violation_details").alias("detail"))
-    counts = exploded.groupBy("strategy", "kind").agg(F.count("*").alias("count")).collect()
-    first = Window.partitionBy("strategy", "kind").orderBy("scenario", "detail")
+    counts = exploded.groupBy("strategy", "kind").agg(
+        F.count("*").alias("occurrences"), F.countDistinct("scenario").alias("scenarios")
+    ).collect()
+    first_in_scenario = Window.partitionBy("strategy", "kind", "scenario").orderBy("detail")
+    first_scenarios = Window.partitionBy("strategy", "kind").orderBy("scenario")
     picked = (
-        exploded.withColumn("rank", F.row_number().over(first)).where(F.col("rank") <= EXAMPLES_PER_KIND)
+        exploded.withColumn("nth", F.row_number().over(first_in_scenario)).where(F.col("nth") == 1)
+        .withColumn("rank", F.row_number().over(first_scenarios)).where(F.col("rank") <= EXAMPLES_PER_KIND)
         .orderBy("strategy", "kind", "rank").collect()
     )
     by_event = df.groupBy("strategy", "event").agg(
@@ -113,13 +132,16 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
         if total is None:
             continue
         violations = []
-        for count in sorted((c for c in counts if c["strategy"] == spec), key=lambda c: (-c["count"], c["kind"])):
+        mine = (c for c in counts if c["strategy"] == spec)
+        for count in sorted(mine, key=lambda c: (-c["scenarios"], -c["occurrences"], c["kind"])):
             shown = [
                 {"scenario": p["scenario"], "detail": p["detail"], "group": p["group"]}
                 for p in picked
                 if p["strategy"] == spec and p["kind"] == count["kind"]
             ]
-            violations.append({"kind": count["kind"], "count": count["count"], "examples": shown})
+            violations.append(
+                {"kind": count["kind"], "scenarios": count["scenarios"], "occurrences": count["occurrences"], "examples": shown}
+            )
         strategies.append(
             {
                 "spec": spec,
