@@ -141,7 +141,7 @@ def test_strategy_adds_beside_the_references(swept, options, specs):
 
 def test_a_strategy_that_does_not_load_stops_the_sweep_before_spark_starts(swept, capsys):
     assert main(["sweep", "--strategy", "no_such_module:Nothing"]) == 2
-    assert "rmq-conformance sweep: error: --strategy no_such_module:Nothing: cannot import no_such_module" in capsys.readouterr().err
+    assert "rmq-conformance sweep: error: --strategy no_such_module:Nothing: no module named 'no_such_module'" in capsys.readouterr().err
     assert swept == []
 
 

@@ -132,11 +132,9 @@ def _import_module(spec: str, module_name: str, search: Sequence[Path]) -> Any:
             raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
         except Exception as exc:  # any import-time failure of user code
             raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
-    where = ", ".join(str(folder) for folder in search) or "sys.path"
-    hint = did_you_mean(top, _local_modules(search))
-    raise SpecError(
-        f"--rmq-strategy={spec}: no module named {module_name!r}{hint}: it is not installed, nor in {where}"
-    )
+    hint = did_you_mean(top, _local_modules(search or [Path.cwd()]))
+    where = f"not installed, nor in {', '.join(str(folder) for folder in search)}" if search else "not on sys.path"
+    raise SpecError(f"--rmq-strategy={spec}: no module named {module_name!r}{hint}: it is {where}")
 
 
 def _import_attribute(spec: str, search: Sequence[Path]) -> Any:
