@@ -78,3 +78,16 @@ def test_a_mismatch_report_uses_the_notation():
     mq = MessageQueue("a@b", "c", 0)
     mismatch = Mismatch("case", "5.3.3", Expected("cid", queues=(mq,)), Answer(queues=()), "1 missing", (mq,), ())
     assert "    missing: 'a@b'@c: 0" in format_mismatch(mismatch)
+
+
+def test_a_detail_repeated_in_a_row_is_shown_once_with_its_count():
+    from pytest_rmq_conformance.engine.reports import format_generated
+    from pytest_rmq_conformance.engine.scenarios import Scenario
+
+    group = Scenario("AVG", {}, "group", (MessageQueue("t", "b", 0),), ("a@1", "b@1", "c@1"))
+    failed = "build: building the strategy failed: RuntimeError: no"
+    report = format_generated("AVG breaks coverage", [failed, failed, failed, "gap: 1 queue(s) held by no client"], group, "{}")
+    assert report.splitlines()[1:3] == [f"  {failed} (3 times)", "  gap: 1 queue(s) held by no client"]
+    # the same words for different callers, apart, stay apart
+    apart = format_generated("h", ["currentCID='a'", "    extra:   (none)", "currentCID='b'", "    extra:   (none)"], group, "{}")
+    assert apart.splitlines()[1:5] == ["  currentCID='a'", "      extra:   (none)", "  currentCID='b'", "      extra:   (none)"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from itertools import groupby
 
 from pytest_rmq_conformance.engine.golden import GoldenCase
 from pytest_rmq_conformance.engine.replay import Mismatch
@@ -104,9 +105,12 @@ def format_outcome(
 
 
 def format_generated(headline: str, details: Sequence[str], group, data: str) -> str:
-    """The report of a generated group on which a check failed: what broke, the group in
-    short, and the group as data (a scenario or a plan, as one line of JSON)."""
+    """The report of a generated group on which a check failed: what broke (a detail repeated
+    word for word in a row is shown once, with its count), the group in short, and the group as data (a
+    scenario or a plan, as one line of JSON)."""
     lines = [headline]
+    runs = [(line, len(list(repeats))) for line, repeats in groupby(details)]
+    details = [f"{line} ({times} times)" if times > 1 else line for line, times in runs]
     lines.extend(f"  {line}" for line in details[: MAX_CALLERS * 3])
     if len(details) > MAX_CALLERS * 3:
         lines.append(f"  ... and {len(details) - MAX_CALLERS * 3} more")

@@ -129,9 +129,10 @@ def _java_sort(items, sort):
 
 @st.composite
 def _lists(draw):
-    names = st.sampled_from([("TopicTest", "broker-a"), ("TopicTest", "broker-b"), ("%RETRY%group", "broker-a")])
+    topics = st.sampled_from(["TopicTest", "%RETRY%group"])
+    brokers = st.sampled_from(["broker-a", "broker-b"])
     ids = st.one_of(st.sampled_from(EXTREME_IDS), st.integers(INT_MIN, INT_MAX), st.integers(-4, 40))
-    queues = draw(st.lists(st.builds(lambda pair, i: MessageQueue(*pair, i), names, ids), max_size=70, unique=True))
+    queues = draw(st.lists(st.builds(MessageQueue, topics, brokers, ids), max_size=70, unique=True))
     return queues, draw(st.lists(client_ids(), max_size=8))
 
 
@@ -156,5 +157,5 @@ def test_sort_generated(rmq_conformance, request):
                 "the harness sorts a generated list unlike Java\n  " + "\n  ".join(problems) + f"\n  lists as data: {data}"
             )
 
-    explicit = [(queues, []) for queues in FIXED_LISTS]
+    explicit: list[tuple[list[MessageQueue], list[str]]] = [(queues, []) for queues in FIXED_LISTS]
     run_generated(request, rmq_conformance, _lists(), body, explicit=explicit)
