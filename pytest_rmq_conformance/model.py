@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from pytest_rmq_conformance.javalang import (
     java_string_compare,
 )
 
-__all__ = ["MessageQueue", "java_sorted_queues"]
+__all__ = ["MessageQueue", "java_sorted_queues", "shown_name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,16 @@ class MessageQueue:
 
     def __str__(self) -> str:
         return f"MessageQueue [topic={self.topic}, brokerName={self.broker_name}, queueId={self.queue_id}]"
+
+    def label(self) -> str:
+        """``topic@broker@id`` as reports print a queue, each name through :func:`shown_name`.
+
+        >>> MessageQueue("TopicTest", "broker-a", 3).label()
+        'TopicTest@broker-a@3'
+        >>> MessageQueue("a@b", "", 3).label()
+        "'a@b'@''@3"
+        """
+        return f"{shown_name(self.topic)}@{shown_name(self.broker_name)}@{self.queue_id}"
 
     def compare_to(self, other: MessageQueue) -> int:
         """Java's ``compareTo``: negative, zero or positive."""
@@ -96,3 +107,39 @@ def java_sorted_queues(queues: Iterable[MessageQueue]) -> list[MessageQueue]:
     general contract!" (possible only with queue ids that overflow).
     """
     return java_sorted(list(queues), MessageQueue.compare_to)
+
+
+#: characters reports never print as they are: controls, format characters (zero-width spaces,
+#: direction marks), lone surrogates, private-use and unassigned code points, separators other
+#: than the ASCII space, and combining marks (which fuse with the character before them)
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+#: characters that would make a bare name ambiguous in ``topic@broker: ids; topic@broker: ids``
+_SEPARATORS = frozenset("@:;,'\"\\ ")
+
+
+def _escaped(char: str) -> str:
+    if char in "\\'":
+        return "\\" + char
+    if char == " " or unicodedata.category(char) not in _INVISIBLE:
+        return char
+    if char in "\t\n\r":
+        return repr(char)[1:-1]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def shown_name(name: str) -> str:
+    r"""A topic or broker name as reports print it: bare when that is unambiguous, else quoted.
+
+    A name is quoted (``'...'``, with repr-style escapes) when it is empty, holds ``@`` or
+    another separator of the reports (``:;,'"\`` or a space), or holds a character that
+    cannot be seen: controls, zero-width and other format characters, lone surrogates,
+    unusual spaces, combining marks; those are written as ``\xNN``, ``\uNNNN`` or
+    ``\UNNNNNNNN``. Two different names never print alike.
+
+    >>> print(shown_name("broker-a"), shown_name("a@b"), shown_name(""), shown_name("broker\u200b-a"))
+    broker-a 'a@b' '' 'broker\u200b-a'
+    """
+    if name and not any(char in _SEPARATORS or unicodedata.category(char) in _INVISIBLE for char in name):
+        return name
+    return "'" + "".join(_escaped(char) for char in name) + "'"

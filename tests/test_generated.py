@@ -138,3 +138,25 @@ def test_checks_option_rejects_unknown_parts(pytester):
     result = run(pytester, "--rmq-strategy=AVG", "--rmq-checks=golden,fuzz")
     assert result.ret != 0
     assert "--rmq-checks=golden,fuzz: unknown part(s) ['fuzz']" in result.stdout.str() + result.stderr.str()
+
+
+def test_a_constructor_that_raises_on_a_drawn_configuration_is_one_clear_failure(suite):
+    node = f"{SUITE_DIR / 'test_one_answer.py'}::test_one_answer[repetition]"
+    result = run(suite, node, "--rmq-strategy=breakers:RefusesManyNodes", "--rmq-seed=1", "--rmq-shrink-time=2")
+    assert result.ret == 1
+    assert result.parseoutcomes() == {"failed": 1}
+    result.stdout.fnmatch_lines(
+        [
+            "CONSISTENT_HASH could not be built for a generated configuration: RuntimeError: at most 15 virtual nodes, not 1[6-9]",
+            '  configuration: CONSISTENT_HASH, params {"virtualNodeCnt": 1[6-9]}',
+            "  raised at *breakers.py:*, in __init__",
+            "  Java's constructor accepts this configuration (the reference port is built for it)",
+            "  group as data: *",
+            "  shrinking: *",
+            "  replay: pytest *",
+        ]
+    )
+    # the report, not a traceback through the suite and the engine
+    result.stdout.no_fnmatch_line("*Traceback*")
+    result.stdout.no_fnmatch_line("*subject.py*")
+    result.stdout.no_fnmatch_line("E  *")

@@ -4,10 +4,21 @@ The reference ports reproduce every golden vector, so on inputs the golden
 files lack they stand in for Java: a caller whose answer differs from the
 port's is a :class:`~pytest_rmq_conformance.engine.replay.Mismatch`, compared as in
 the golden replay (sets by default, exceptions by kind).
+
+A mismatch may carry ``notes``, lines the report prints under it: why Java
+places a differing queue where it does (the family record's ``explain``: for
+consistent hashing, the queue's key, its hash and the ring node it hits),
+or, when the strategy could not be built at all for a configuration Java's
+constructor accepts, that configuration and where the constructor raised (one
+failure for the group, not one per caller).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import traceback
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pytest_rmq_conformance.engine.calls import ask
@@ -15,7 +26,17 @@ from pytest_rmq_conformance.engine.golden import ILLEGAL_ARGUMENT, Expected, Jav
 from pytest_rmq_conformance.engine.replay import Answer, Mismatch, compare_answer
 from pytest_rmq_conformance.engine.scenarios import Scenario
 
-__all__ = ["expected_from", "differences"]
+__all__ = ["ExplainedMismatch", "expected_from", "differences", "build_failure_lines"]
+
+#: differing queues explained per caller
+MAX_EXPLAINED = 2
+
+
+@dataclass(frozen=True)
+class ExplainedMismatch(Mismatch):
+    """A :class:`Mismatch` with lines the report prints under it."""
+
+    notes: tuple[str, ...] = ()
 
 
 def expected_from(caller: str | None, answer: Answer) -> Expected:
@@ -40,8 +61,10 @@ def differences(
     """Every caller of ``scenario`` whose answer differs from the reference port's.
 
     ``strategy_for`` and ``reference_for`` build a strategy for the scenario
-    (called once each; a factory that raises answers every caller with its
-    exception, as a refusing Java constructor would).
+    (called once each). A factory that raises answers every caller with its
+    exception, as a refusing Java constructor would; when the reference builds
+    and the strategy does not, that is one mismatch (the first caller's) naming
+    the configuration and the exception.
     """
     try:
         strategy = strategy_for(scenario)
@@ -51,15 +74,70 @@ def differences(
         reference = reference_for(scenario)
     except Exception as exc:
         reference = _Raising(exc)
+    callers = scenario.callers
+    if isinstance(strategy, _Raising) and not isinstance(reference, _Raising) and callers:
+        return _unbuilt(strategy.exc, reference, scenario, timeout)
     found = []
-    for caller in scenario.callers:
+    answers: dict[str | None, Answer] = {}
+    for caller in callers:
         expected = expected_from(caller, ask(reference, scenario, caller, None))
-        answer = ask(strategy, scenario, caller, timeout)
+        answer = answers[caller] = ask(strategy, scenario, caller, timeout)
         verdict = compare_answer(expected, answer, strict_order=strict_order, mq_all=scenario.mq_all)
         if verdict is not None:
             problem, missing, extra = verdict
             found.append(Mismatch(scenario.id, "generated", expected, answer, problem, missing, extra))
-    return found
+    return [_explained(m, reference, scenario, answers) for m in found]
+
+
+def _explained(mismatch: Mismatch, reference: Any, scenario: Scenario, answers: dict[str | None, Answer]) -> Mismatch:
+    """``mismatch`` with the family's explanation of its first differing queues, if it has one."""
+    from pytest_rmq_conformance.strategies import families
+
+    record = None if scenario.strategy is None else families.get(scenario.strategy)
+    if record is None or record.explain is None or isinstance(reference, _Raising):
+        return mismatch
+    notes = []
+    for mq in [*mismatch.missing, *mismatch.extra][:MAX_EXPLAINED]:
+        holders = [cid for cid, answer in answers.items() if cid is not None and mq in (answer.queues or ())]
+        note = record.explain(reference, scenario, mq, holders)
+        if note is not None:
+            notes.append(note)
+    if not notes:
+        return mismatch
+    return ExplainedMismatch(**{f.name: getattr(mismatch, f.name) for f in fields(mismatch)}, notes=tuple(notes))
+
+
+def _unbuilt(exc: Exception, reference: Any, scenario: Scenario, timeout: float | None) -> list[Mismatch]:
+    caller = scenario.callers[0]
+    expected = expected_from(caller, ask(reference, scenario, caller, None))
+    problem = (
+        f"the strategy could not be built for this configuration ({type(exc).__name__}: {exc}), "
+        "which Java's constructor accepts"
+    )
+    notes = (*build_failure_lines(exc, scenario), "(one report for the group: every caller fails alike)")
+    return [ExplainedMismatch(scenario.id, "generated", expected, Answer(exception=exc), problem, notes=notes)]
+
+
+def build_failure_lines(exc: BaseException, scenario: Any) -> list[str]:
+    """The configuration a strategy was being built for when ``exc`` was raised, and where it
+    was raised (the innermost frame), for a report."""
+    params = json.dumps(dict(scenario.params), ensure_ascii=False, sort_keys=True, default=repr)
+    family = scenario.strategy if scenario.strategy is not None else "its own configuration (no Java family)"
+    lines = [f"configuration: {family}, params {params}"]
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        last = frames[-1]
+        lines.append(f"raised at {_shown_path(last.filename)}:{last.lineno}, in {last.name}")
+    return lines
+
+
+def _shown_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return path if relative.startswith("..") else relative
 
 
 class _Raising:

@@ -12,7 +12,10 @@ hypothesis shrinks the example within ``Settings.shrink_time`` seconds;
 when they run out, the smallest failing example found so far is reported.
 Drawing examples stops after ``Settings.check_time`` seconds: the check then
 passes on the examples it tried, and says how many. A strategy that hangs
-ends the check at once (no shrinking).
+ends the check at once (no shrinking). A strategy whose constructor raises for a drawn
+configuration that Java's accepts fails the check with one report naming the
+configuration and the exception (the example is shrunk like any other); where
+Java's constructor refuses the configuration too, the example does not count.
 """
 
 from __future__ import annotations
@@ -23,17 +26,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, example, given, seed
+from hypothesis import HealthCheck, Phase, example, given, reject, seed
 from hypothesis import settings as hypothesis_settings
-from hypothesis.errors import Flaky, HypothesisWarning
+from hypothesis.errors import Flaky, HypothesisWarning, UnsatisfiedAssumption
 from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.budgets import OutOfTime, deadline
 from pytest_rmq_conformance.engine.calls import Hang
-from pytest_rmq_conformance.engine.groups import plans, ring_trap_groups, scenarios
+from pytest_rmq_conformance.engine.differential import build_failure_lines
+from pytest_rmq_conformance.engine.groups import plans, ring_trap_groups, room_trap_groups, scenarios
 from pytest_rmq_conformance.engine.nondeterminism import Difference, first_difference, recording
 from pytest_rmq_conformance.engine.remote import HarnessFault
-from pytest_rmq_conformance.engine.subject import PROFILES, check_seconds, profile_examples
+from pytest_rmq_conformance.engine.reports import format_generated
+from pytest_rmq_conformance.engine.subject import PROFILES, Subject, check_seconds, profile_examples
 from pytest_rmq_conformance.engine.timeouts import StrategyFault
 
 __all__ = ["PROFILES", "PropertyFailure", "CheckResult", "Groups", "profile_examples", "check_examples"]
@@ -95,14 +100,23 @@ def _first_failure(exc: BaseException) -> PropertyFailure | None:
 class _Run:
     """The body as hypothesis calls it: timed, the first failure asked twice, the smallest failure kept."""
 
-    def __init__(self, body: Callable[[Any], None], check_time: float | None, shrink_time: float, explicit: Sequence[Any], replay: bool):
-        self.body, self.replay = body, replay
+    def __init__(
+        self,
+        subject,
+        body: Callable[[Any], None],
+        check_time: float | None,
+        shrink_time: float,
+        explicit: Sequence[Any],
+        replay: bool,
+    ):
+        self.subject, self.body, self.replay = subject, body, replay
         self.check_time, self.shrink_time = check_time, shrink_time
         self.explicit = {id(fixed) for fixed in explicit}
         self.started = time.monotonic()
         self.shrink_started: float | None = None  # after the first failure
         self.tried = 0
         self.smallest: PropertyFailure | None = None
+        self.error: Exception | None = None  # the last error the body raised that is no failure of the strategy
         self.fixed_failed = False
 
     def __call__(self, drawn: Any) -> None:
@@ -117,10 +131,16 @@ class _Run:
         self.tried += 1
         with deadline(limit, phase), recording() as first:
             try:
-                self.body(drawn)
-                return
-            except PropertyFailure as failure:
-                caught = failure
+                caught = self._attempt(drawn)
+            except UnsatisfiedAssumption:  # an example that does not count
+                raise
+            except Exception as error:  # not the strategy's: hypothesis shrinks it, on the shrinking budget
+                if self.shrink_started is None:
+                    self.shrink_started = time.monotonic()
+                self.error = error
+                raise
+        if caught is None:
+            return
         if self.shrink_started is None:
             if self.replay:
                 self._ask_again(drawn, caught, first)
@@ -129,18 +149,58 @@ class _Run:
         self.smallest = caught
         raise caught
 
-    def _ask_again(self, drawn: Any, failure: PropertyFailure, first) -> None:
-        again: PropertyFailure | None = None
-        with recording() as second:
+    def _attempt(self, drawn: Any) -> PropertyFailure | None:
+        """The body's verdict on ``drawn``: ``None`` when it passed."""
+        try:
+            self.body(drawn)
+        except PropertyFailure as failure:
+            return failure
+        except Exception as exc:
+            unbuilt = self._unbuilt(exc, drawn)
+            if unbuilt is None:
+                raise
+            return unbuilt
+        return None
+
+    def _unbuilt(self, exc: Exception, drawn: Any) -> PropertyFailure | None:
+        """``exc`` as the failure of a strategy that could not be built for a drawn configuration
+        (``None`` when it was not raised while building one). When Java's constructor refuses
+        that configuration too, the example does not count (there is no strategy to check)."""
+        group = _building(exc)
+        if group is None:
+            return None
+        if getattr(group, "strategy", None) is not None:
             try:
-                self.body(drawn)
-            except PropertyFailure as repeated:
-                again = repeated
+                self.subject.reference_for(group)
+            except Exception:
+                reject()
+        name = self.subject.name
+        headline = f"{name} could not be built for a generated configuration: {type(exc).__name__}: {exc}"
+        details = build_failure_lines(exc, group)
+        if getattr(group, "strategy", None) is not None:
+            details.append("Java's constructor accepts this configuration (the reference port is built for it)")
+        data = drawn.dumps() if hasattr(drawn, "dumps") else group.dumps()
+        return PropertyFailure(format_generated(headline, details, group, data))
+
+    def _ask_again(self, drawn: Any, failure: PropertyFailure, first) -> None:
+        with recording() as second:
+            again = self._attempt(drawn)
         difference = first_difference(first, second)
         # answers given out of sight (in other processes) are judged by the reports, which show them
         unseen = not first.calls and again is not None and str(again) != str(failure)
         if again is None or difference is not None or unseen:
             raise _Nondeterministic(failure, again, difference, drawn)
+
+
+def _building(exc: BaseException) -> Any:
+    """The case or group a strategy was being built for when ``exc`` was raised (``exc`` went
+    through :meth:`Subject.build <pytest_rmq_conformance.engine.subject.Subject.build>`), else ``None``."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is Subject.build.__code__:
+            return tb.tb_frame.f_locals.get("case")
+        tb = tb.tb_next
+    return None
 
 
 def _nondeterministic_report(name: str, stop: _Nondeterministic) -> str:
@@ -183,7 +243,7 @@ def check_examples(
     # a strategy claiming one answer per input is asked again before shrinking; one that keeps
     # state on purpose may answer otherwise the second time without being nondeterministic
     check_time = check_seconds(settings)
-    run = _Run(body, check_time, settings.shrink_time, explicit, replay="one-answer" in subject.properties)
+    run = _Run(subject, body, check_time, settings.shrink_time, explicit, replay="one-answer" in subject.properties)
 
     def check(drawn: Any) -> None:
         run(drawn)
@@ -202,6 +262,8 @@ def check_examples(
     except OutOfTime as stop:
         if stop.phase == "shrinking" and run.smallest is not None:
             return _failed(str(run.smallest), run, shrink, cut=True)
+        if stop.phase == "shrinking" and run.error is not None:
+            raise run.error from None  # never a pass for a check that broke
         note = (
             f"checked {run.tried} of {count} examples: the check's {check_time:g} s ran out "
             "(--rmq-check-time); the strategy is slow, and the verdict covers those examples only"
@@ -280,10 +342,10 @@ class Groups:
         return self._fixed(scenarios(self.conformance.family, adversarial))
 
     def explicit(self) -> list:
-        """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`), for checks
-        that compare with the reference."""
+        """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`,
+        :func:`~.groups.room_trap_groups`), for checks that compare with the reference."""
         family, fixed = self.conformance.family, self.conformance.fixed_params()
-        groups = [] if family is None else ring_trap_groups(family)
+        groups = [] if family is None else ring_trap_groups(family) + room_trap_groups(family)
         return groups if fixed is None else [replace(group, params=fixed) for group in groups]
 
     def plans(self) -> SearchStrategy:

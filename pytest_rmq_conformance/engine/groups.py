@@ -5,16 +5,19 @@ configured for a Java strategy family, or for a strategy with no Java twin
 (``family=None``); ``plans(family)`` draws a group and a sequence of joins,
 leaves and crashes. With ``adversarial=True`` the draws also hold what a
 rebalance never passes but a port must still answer as Java does: duplicated
-ids, callers outside the group, empty lists, virtual-node count 0,
-unresolvable machine rooms.
+ids, an empty id among the members, callers outside the group, empty lists,
+virtual-node counts of 0 and below (Java's constructor refuses a negative
+one), unresolvable machine rooms, queue ids far enough apart that Java's
+``compareTo`` (an int subtraction) overflows, so that a list in Java order is
+in no consistent order at all.
 
 What is drawn: client ids like ``IP@pid``, ``IP@instance``,
 ``IP@pid#hash`` and Unicode ids whose Java (UTF-16) order differs from
 Python's; broker names with and without machine-room prefixes and with odd
-separators (leading, doubled, trailing); retry and dead-letter topics;
-1–1024 queues, 1–100 clients; queues and virtual nodes landing exactly on
-ring keys (:mod:`~.ring_collisions`); lists in Java order, Python order or
-shuffled.
+separators (leading, doubled, trailing: ``IDC1@broker-a@``, which Java's
+``split`` reads as two parts); retry and dead-letter topics; 1–1024 queues,
+1–100 clients; queues and virtual nodes landing exactly on ring keys
+(:mod:`~.ring_collisions`); lists in Java order, Python order or shuffled.
 
     >>> from hypothesis import given
     >>> @given(scenarios("AVG"))
@@ -31,7 +34,7 @@ from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
 from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, java_ordered  # noqa: F401 (java_ordered: its old home)
-from pytest_rmq_conformance.javalang import java_sorted_strings
+from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.strategies import families
 from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
@@ -44,6 +47,8 @@ __all__ = [
     "scenarios",
     "plans",
     "ring_trap_groups",
+    "room_trap_groups",
+    "OVERFLOWING",
 ]
 
 MAX_QUEUES = 1024
@@ -104,6 +109,21 @@ def _size(maximum: int) -> st.SearchStrategy[int]:
     return st.one_of(st.integers(1, 8), st.integers(1, 32), st.integers(1, maximum))
 
 
+#: ``first_id`` that spreads a pair's queue ids over both ends of Java's int range
+OVERFLOWING = "overflowing"
+
+
+def _queue_id(first_id: int | str, k: int) -> int:
+    """The ``k``-th queue id of a (topic, broker) pair: ``first_id + k``, or for
+    :data:`OVERFLOWING` ``INT_MIN, INT_MAX, INT_MIN + 1, INT_MAX - 1, ...``, ids whose
+    ``compareTo`` (``this.queueId - o.queueId`` in int arithmetic) overflows: Java orders
+    ``INT_MAX`` before ``INT_MIN``."""
+    if first_id == OVERFLOWING:
+        return INT_MIN + k // 2 if k % 2 == 0 else INT_MAX - k // 2
+    assert isinstance(first_id, int)
+    return first_id + k
+
+
 @st.composite
 def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> list[MessageQueue]:
     total = draw(_size(MAX_QUEUES))
@@ -111,19 +131,26 @@ def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversar
     broker_list = draw(st.lists(brokers, min_size=1, max_size=4, unique=True))
     pairs = [(t, b) for t in topic_names for b in broker_list][:total]
     per_pair = -(-total // len(pairs))
-    # ids near Java's int limits make compareTo (a subtraction) overflow when Java sorts
-    first_id = draw(st.sampled_from([0, 0, 0, 8, -3, -(2**31), 2**31 - per_pair])) if adversarial else 0
+    # ids at Java's int limits: near one end, or spread over both ends (compareTo overflows)
+    first_id: int | str = 0
+    if adversarial:
+        first_id = draw(st.sampled_from([0, 0, 0, 8, -3, INT_MIN, INT_MAX + 1 - per_pair, OVERFLOWING]))
     queues = []
     for index in range(total):
         topic, broker = pairs[index % len(pairs)]
-        queues.append(MessageQueue(topic, broker, first_id + index // len(pairs)))
+        queues.append(MessageQueue(topic, broker, _queue_id(first_id, index // len(pairs))))
     return queues
 
 
 def _order(draw, items: list, strings: bool) -> list:
     how = draw(st.sampled_from(["java", "java", "given", "python", "shuffled"]))
     if how == "java":
-        return java_sorted_strings(items) if strings else java_sorted_queues(items)
+        if strings:
+            return java_sorted_strings(items)
+        try:
+            return java_sorted_queues(items)
+        except ValueError:  # Java's sort throws on these ids: no client ever passes them sorted
+            return list(items)
     if how == "python":
         return sorted(items, key=str) if not strings else sorted(items)
     if how == "shuffled":
@@ -135,6 +162,8 @@ def _order(draw, items: list, strings: bool) -> list:
 def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> list[str]:
     count = draw(_size(MAX_CLIENTS))
     members = draw(st.lists(ids, min_size=count, max_size=count, unique=True))
+    if adversarial and "" not in members and draw(st.integers(0, 4)) == 4:  # an empty id: Java counts it
+        members.insert(draw(st.integers(0, len(members))), "")
     if adversarial and draw(st.integers(0, 4)) == 4:  # duplicated ids
         members += draw(st.lists(st.sampled_from(members), min_size=1, max_size=3))
     return members
@@ -142,8 +171,18 @@ def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> list[str]:
 
 def _inner_params(draw, adversarial: bool):
     inner = draw(st.sampled_from(["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"]))
-    params = {"virtualNodeCnt": draw(st.integers(0 if adversarial else 1, 12))} if inner == "CONSISTENT_HASH" else {}
-    return {"strategy": inner, "params": params}
+    if inner != "CONSISTENT_HASH":
+        return {"strategy": inner, "params": {}}
+    return {"strategy": inner, "params": {"virtualNodeCnt": draw(virtual_node_counts(adversarial, 12))}}
+
+
+def virtual_node_counts(adversarial: bool, most: int = 20) -> st.SearchStrategy[int]:
+    """Virtual-node counts: 10 (Java's default) and 1 to ``most``; adversarial, also 0 and, now
+    and then, a negative count, which Java's constructor refuses (IllegalArgumentException)."""
+    counts = st.one_of(st.just(10), st.integers(0 if adversarial else 1, most))
+    if not adversarial:
+        return counts
+    return st.integers(0, 9).flatmap(lambda roll: st.integers(INT_MIN, -1) if roll == 9 else counts)
 
 
 @st.composite
@@ -153,7 +192,12 @@ def nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
     if kind == "split":
         separator = draw(st.sampled_from(["-", "@", "_"]))
         room_names = st.sampled_from([r for r in ROOMS if separator not in r])
-        brokers = st.builds(f"{{}}{separator}{{}}".format, room_names, st.sampled_from(["broker-a", "b", "中"]))
+        plain = st.sampled_from(["broker-a", "b", "中"])
+        # the separator may also end the name (IDC1@broker-a@): Java's split drops the empty tail
+        brokers = st.one_of(
+            st.builds(f"{{}}{separator}{{}}".format, room_names, plain),
+            st.builds(f"{{}}{separator}{{}}{separator}".format, room_names, plain),
+        )
         if adversarial:
             brokers = st.one_of(brokers, broker_names(separator))
         queues = draw(_queues(consumer_group, brokers, adversarial))
@@ -227,6 +271,20 @@ def ring_trap_groups(family: str) -> list[Scenario]:
             params["virtualNodeCnt"] = nodes
         groups.append(Scenario(family, params, "group", queues, members))
     return groups
+
+
+def room_trap_groups(family: str) -> list[Scenario]:
+    """A fixed group for a family whose brokers need machine rooms (none for others), so that
+    every seed sees broker names ending in the separator: ``IDC1@broker-a@`` is in room IDC1
+    (Java's ``split`` drops the empty tail: two parts) and ``IDC2@`` names no room for
+    MACHINE_ROOM (one part), where Python's ``str.split`` gives three and two parts."""
+    record = families.get(family)
+    if not record.needs_rooms:
+        return []
+    brokers = ("IDC1@broker-a@", "IDC2@", "IDC1@broker-b", "IDC2@broker-c@")
+    queues = tuple(java_sorted_queues(MessageQueue("TopicTest", broker, q) for broker in brokers for q in range(3)))
+    clients = tuple(java_sorted_strings(f"IDC{1 + n % 2}@10.0.0.{n}@{n}" for n in range(1, 5)))
+    return [Scenario(family, dict(record.default_params(queues)), "group", queues, clients)]
 
 
 @cache

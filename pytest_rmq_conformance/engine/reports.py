@@ -4,6 +4,12 @@ A report names the case and release, sums up the inputs, shows per caller
 what is missing and what is extra, and ends with one command line that
 reruns just that case. :func:`reason_of` gives the key under which similar
 failures are grouped.
+
+Queues print as ``topic@broker: ids`` (grouped) or ``topic@broker@id``; a
+name that is empty, holds ``@`` or a separator, or holds a character that
+cannot be seen is quoted with repr-style escapes
+(:func:`~pytest_rmq_conformance.model.shown_name`), so two different queues
+never print alike.
 """
 
 from __future__ import annotations
@@ -11,10 +17,11 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from itertools import groupby
 
 from pytest_rmq_conformance.engine.golden import GoldenCase
 from pytest_rmq_conformance.engine.replay import Mismatch
-from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.model import MessageQueue, shown_name
 
 __all__ = ["short_queues", "summarize_inputs", "format_mismatch", "format_outcome", "format_generated", "reason_of"]
 
@@ -23,7 +30,8 @@ MAX_QUEUES = 24  # queue ids listed per topic/broker before "..."
 
 
 def short_queues(queues: Iterable[MessageQueue], limit: int = MAX_QUEUES) -> str:
-    """``TopicTest@broker-a: 0 1 2; TopicTest@broker-b: 5`` — queues grouped by topic and broker."""
+    """``TopicTest@broker-a: 0 1 2; TopicTest@broker-b: 5`` — queues grouped by topic and broker
+    (names quoted where they must be: ``'a@b'@'': 0``)."""
     groups: OrderedDict[tuple, list[int]] = OrderedDict()
     for mq in queues:
         groups.setdefault((mq.topic, mq.broker_name), []).append(mq.queue_id)
@@ -33,7 +41,7 @@ def short_queues(queues: Iterable[MessageQueue], limit: int = MAX_QUEUES) -> str
     for (topic, broker), ids in groups.items():
         shown = " ".join(str(i) for i in ids[:limit])
         more = f" ... (+{len(ids) - limit})" if len(ids) > limit else ""
-        parts.append(f"{topic}@{broker}: {shown}{more}")
+        parts.append(f"{shown_name(topic)}@{shown_name(broker)}: {shown}{more}")
     return "; ".join(parts)
 
 
@@ -73,6 +81,7 @@ def format_mismatch(mismatch: Mismatch) -> list[str]:
     ):
         lines.append(f"    Java:    {short_queues(expected.queues)}")
         lines.append(f"    yours:   {short_queues(answer.queues)}")
+    lines.extend(f"    {note}" for note in getattr(mismatch, "notes", ()))
     return lines
 
 
@@ -96,9 +105,12 @@ def format_outcome(
 
 
 def format_generated(headline: str, details: Sequence[str], group, data: str) -> str:
-    """The report of a generated group on which a check failed: what broke, the group in
-    short, and the group as data (a scenario or a plan, as one line of JSON)."""
+    """The report of a generated group on which a check failed: what broke (a detail repeated
+    word for word in a row is shown once, with its count), the group in short, and the group as data (a
+    scenario or a plan, as one line of JSON)."""
     lines = [headline]
+    runs = [(line, len(list(repeats))) for line, repeats in groupby(details)]
+    details = [f"{line} ({times} times)" if times > 1 else line for line, times in runs]
     lines.extend(f"  {line}" for line in details[: MAX_CALLERS * 3])
     if len(details) > MAX_CALLERS * 3:
         lines.append(f"  ... and {len(details) - MAX_CALLERS * 3} more")

@@ -6,6 +6,7 @@ import hashlib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from pytest_rmq_conformance.javalang import java_get_bytes, normalize_charset
@@ -16,7 +17,7 @@ from pytest_rmq_conformance.strategies.base import (
     check_arguments,
 )
 
-__all__ = ["AllocateMessageQueueConsistentHash", "HashRing", "md5_hash"]
+__all__ = ["AllocateMessageQueueConsistentHash", "HashRing", "RingHit", "md5_hash"]
 
 HashFunction = Callable[[str], int]
 
@@ -43,19 +44,20 @@ class HashRing:
 
     def __init__(self, client_ids: Sequence[str], virtual_node_cnt: int, hash_function: HashFunction):
         self._hash = hash_function
-        owners: dict[int, str] = {}
+        nodes: dict[int, tuple[str, int]] = {}
         on_ring: Counter = Counter()
         for cid in client_ids:
             first = on_ring[cid]
             for replica in range(first, first + virtual_node_cnt):
                 key = hash_function(f"{cid}-{replica}")
-                previous = owners.get(key)
+                previous = nodes.get(key)
                 if previous is not None:
-                    on_ring[previous] -= 1
-                owners[key] = cid
+                    on_ring[previous[0]] -= 1
+                nodes[key] = (cid, replica)
                 on_ring[cid] += 1
-        self._keys = sorted(owners)
-        self._owners = [owners[key] for key in self._keys]
+        self._keys = sorted(nodes)
+        self._owners = [nodes[key][0] for key in self._keys]
+        self._replicas = [nodes[key][1] for key in self._keys]
 
     def route(self, object_key: str) -> str | None:
         """The client owning the first key ``>=`` the hash of ``object_key``, wrapping around."""
@@ -63,6 +65,30 @@ class HashRing:
             return None
         position = bisect_left(self._keys, self._hash(object_key))
         return self._owners[position % len(self._keys)]
+
+    def hit(self, object_key: str) -> RingHit | None:
+        """Where ``object_key`` lands: its hash and the virtual node it is routed to (``None``: an empty ring)."""
+        if not self._keys:
+            return None
+        hashed = self._hash(object_key)
+        position = bisect_left(self._keys, hashed) % len(self._keys)
+        return RingHit(object_key, hashed, self._keys[position], self._owners[position], self._replicas[position])
+
+
+@dataclass(frozen=True)
+class RingHit:
+    """One key routed through a :class:`HashRing`: its hash, and the virtual node
+    ``"<client>-<replica>"`` (whose own hash is ``node_hash``) that takes it."""
+
+    key: str
+    hash: int
+    node_hash: int
+    client: str
+    replica: int
+
+    @property
+    def node(self) -> str:
+        return f"{self.client}-{self.replica}"
 
 
 @lru_cache(maxsize=32)
@@ -133,3 +159,12 @@ class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
         else:
             ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)
         return [mq for mq in mq_all if ring.route(str(mq)) == current_cid]
+
+    def ring_hit(self, mq: MessageQueue, cid_all: Sequence[str]) -> RingHit | None:
+        """Where this strategy's ring over ``cid_all`` routes ``mq`` (its Java text form):
+        the key's hash and the virtual node that takes it (``None``: no node on the ring)."""
+        if self.custom_hash_function is None:
+            ring = _md5_ring(tuple(cid_all), self.virtual_node_cnt, self.hash_charset)
+        else:
+            ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)
+        return ring.hit(str(mq))

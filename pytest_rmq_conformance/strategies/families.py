@@ -92,6 +92,10 @@ class Family:
       group (names carrying rooms), a drawn :class:`~pytest_rmq_conformance.engine.scenarios.Scenario`;
     - ``needs_rooms``: its brokers must be named ``<room>@<name>`` for it to serve them;
     - ``hashes``: it places queues on a hash ring (groups then plant ring-key collisions);
+    - ``explain(reference, group, mq, holders)``: for a queue the strategy under test placed
+      otherwise than Java, one line saying why Java's strategy (``reference``, the port built for
+      the generated ``group``) places it where it does; ``holders`` are the callers the strategy
+      under test gave it to. ``None`` when there is nothing to add;
     - ``name_prefix``: strategy names starting with it belong to the family too
       (``MACHINE_ROOM_NEARBY-AVG``).
     """
@@ -107,6 +111,7 @@ class Family:
     default_params: Callable[[Sequence[MessageQueue]], dict[str, Any]] = lambda mq_all: {}
     draw_params: Callable[..., dict[str, Any]] = _draw_nothing
     draw_group: Callable[..., Any] | None = None
+    explain: Callable[[Any, Any, MessageQueue, Sequence[str]], str | None] | None = None
     needs_rooms: bool = False
     hashes: bool = False
     name_prefix: str | None = None
@@ -268,9 +273,28 @@ def _hash_keywords(params: Params, version: str, charset: str) -> Keywords:
 
 
 def _hash_draw(draw, queues, adversarial: bool) -> dict[str, Any]:
-    from hypothesis import strategies as st
+    from pytest_rmq_conformance.engine.groups import virtual_node_counts
 
-    return {"virtualNodeCnt": draw(st.one_of(st.just(10), st.integers(0 if adversarial else 1, 20)))}
+    return {"virtualNodeCnt": draw(virtual_node_counts(adversarial))}
+
+
+def _hash_explain(reference, group, mq: MessageQueue, holders: Sequence[str]) -> str | None:
+    """Java's ring for the group: the queue's key, its hash and the virtual node it is routed to."""
+    if not isinstance(reference, AllocateMessageQueueConsistentHash) or not group.cid_all:
+        return None
+    hit = reference.ring_hit(mq, group.cid_all)
+    if hit is None:
+        return None
+    how = "MD5" if reference.custom_hash_function is None else "the custom hash"
+    if hit.hash == hit.node_hash:
+        where = f"exactly the hash of virtual node {hit.node!r}"
+    else:
+        where = f"the first virtual node at or after it is {hit.node!r} (hash {hit.node_hash})"
+    yours = ", ".join(repr(cid) for cid in holders) if holders else "no client"
+    return (
+        f"ring: {mq.label()}: key {hit.key!r} hashes to {hit.hash} ({how}); {where}: "
+        f"Java gives it to {hit.client!r}, yours to {yours}"
+    )
 
 
 register(
@@ -285,6 +309,7 @@ register(
         probe={"virtualNodeCnt": 10},
         default_params=lambda mq_all: {"virtualNodeCnt": 10},
         draw_params=_hash_draw,
+        explain=_hash_explain,
         hashes=True,
         port=AllocateMessageQueueConsistentHash,
     )

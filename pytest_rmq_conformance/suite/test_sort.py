@@ -1,14 +1,25 @@
 """The rebalance sort: a client sorts ``mqAll`` and ``cidAll`` before it calls its strategy, and
 the order decides every share. Each golden case's inputs, sorted by the harness, against what
-Java's ``Collections.sort`` gave (``javaSorted``). Checked for harnesses that serve ``sort``."""
+Java's ``Collections.sort`` gave (``javaSorted``); then generated lists, queue ids at both ends
+of Java's int range among them, against Java's sort as ``java_sorted_queues`` reproduces it:
+``MessageQueue.compareTo`` subtracts queue ids in int arithmetic, which overflows for ids far
+apart, so Java's order is not the ids' order there (and its sort may throw). Checked for
+harnesses that serve ``sort``."""
+
+import json
 
 import pytest
+from hypothesis import strategies as st
 
-from pytest_rmq_conformance.engine.golden import GoldenDataError, JavaError
+from pytest_rmq_conformance.engine.generation import PropertyFailure
+from pytest_rmq_conformance.engine.golden import ILLEGAL_ARGUMENT, GoldenDataError, JavaError
+from pytest_rmq_conformance.engine.groups import client_ids
 from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.reports import short_queues
+from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted_strings
+from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.plugin.state import rmq_state
-from pytest_rmq_conformance.plugin.verdicts import skip_not_run
+from pytest_rmq_conformance.plugin.verdicts import run_generated, skip_not_run
 
 #: why the sort is not checked for a harness whose hello says so, once for all cases
 NOT_SERVED = 'not implemented: the harness\'s hello says "sort": false'
@@ -53,10 +64,14 @@ def _problem(name, items, wanted, got, show):
         if wanted is None or got is None or first is None:
             return f"{name}: Java gave {show(wanted)}, the harness {show(got)}"
         return (
-            f"{name}: the orders part at position {first}: Java puts {wanted[first]!r} there, the harness "
-            f"{got[first]!r}\n    Java:    {show(wanted)}\n    harness: {show(got)}"
+            f"{name}: the orders part at position {first}: Java puts {_one(wanted[first])} there, the harness "
+            f"{_one(got[first])}\n    Java:    {show(wanted)}\n    harness: {show(got)}"
         )
     return None
+
+
+def _one(item):
+    return item.label() if isinstance(item, MessageQueue) else repr(item)
 
 
 def _show_queues(queues):
@@ -67,13 +82,20 @@ def _show_strings(strings):
     return "null" if strings is None else repr(strings if len(strings) <= 8 else [*strings[:8], "..."])
 
 
+def _sorting_harness(conformance):
+    harness = conformance.harness
+    assert harness is not None, "the sort check runs for a strategy behind a harness only"
+    if not harness.hello().sort:
+        pytest.skip(NOT_SERVED)
+    return harness
+
+
 def test_sort(rmq_sort_case, rmq_conformance, request):
     if rmq_sort_case is None:
         pytest.skip("no golden cases to sort (see test_golden)")
     if rmq_sort_case == NOT_SERVED:
         pytest.skip(NOT_SERVED)
-    harness = rmq_conformance.harness
-    assert harness is not None, "the sort check runs for a strategy behind a harness only"
+    harness = _sorting_harness(rmq_conformance)
     case = rmq_sort_case
     try:
         mq_sorted, cid_sorted = harness.sort(case.mq_all, case.cid_all)
@@ -90,3 +112,58 @@ def test_sort(rmq_sort_case, rmq_conformance, request):
     problems = [problem for problem in problems if problem is not None]
     if problems:
         pytest.fail(f"{case.id}: the harness sorts unlike Java\n  " + "\n  ".join(problems), pytrace=False)
+
+
+#: queue ids whose differences overflow an int: Java's compareTo puts INT_MAX before INT_MIN, 0 before INT_MIN, ...
+EXTREME_IDS = [INT_MIN, INT_MIN + 1, -(2**30) - 1, -1, 0, 1, 2**30 + 1, INT_MAX - 1, INT_MAX]
+#: lists every seed sorts, one topic and broker so that ids decide: a short one (insertion sort),
+#: one long enough for Java's merges, and one whose merge throws "Comparison method violates its
+#: general contract!" in Java
+FIXED_LISTS = [
+    [MessageQueue("TopicTest", "broker-a", queue_id) for queue_id in (INT_MAX, 0, INT_MIN, 1, -1, INT_MIN + 1)],
+    *(
+        [MessageQueue("TopicTest", "broker-a", base + i if base < 0 else base - i) for i, base in enumerate(bases)]
+        for bases in ([EXTREME_IDS[i * 5 % 9] for i in range(48)], [EXTREME_IDS[i * 7 % 9] for i in range(40)])
+    ),
+]
+
+
+def _java_sort(items, sort):
+    try:
+        return sort(items)
+    except ValueError as exc:  # Java's sort threw: "Comparison method violates its general contract!"
+        return JavaError(ILLEGAL_ARGUMENT, str(exc))
+
+
+@st.composite
+def _lists(draw):
+    topics = st.sampled_from(["TopicTest", "%RETRY%group"])
+    brokers = st.sampled_from(["broker-a", "broker-b"])
+    ids = st.one_of(st.sampled_from(EXTREME_IDS), st.integers(INT_MIN, INT_MAX), st.integers(-4, 40))
+    queues = draw(st.lists(st.builds(MessageQueue, topics, brokers, ids), max_size=70, unique=True))
+    return queues, draw(st.lists(client_ids(), max_size=8))
+
+
+def test_sort_generated(rmq_conformance, request):
+    """Generated lists, queue ids far apart among them, sorted by the harness and by Java's sort."""
+    harness = _sorting_harness(rmq_conformance)
+
+    def body(lists):
+        mq_all, cid_all = lists
+        try:
+            mq_sorted, cid_sorted = harness.sort(mq_all, cid_all)
+        except HarnessFault as exc:
+            raise PropertyFailure(str(exc)) from None
+        problems = [
+            _problem("mqAll", mq_all, _java_sort(mq_all, java_sorted_queues), mq_sorted, _show_queues),
+            _problem("cidAll", cid_all, _java_sort(cid_all, java_sorted_strings), cid_sorted, _show_strings),
+        ]
+        problems = [problem for problem in problems if problem is not None]
+        if problems:
+            data = json.dumps({"mqAll": [mq.to_json() for mq in mq_all], "cidAll": cid_all}, ensure_ascii=False)
+            raise PropertyFailure(
+                "the harness sorts a generated list unlike Java\n  " + "\n  ".join(problems) + f"\n  lists as data: {data}"
+            )
+
+    explicit: list[tuple[list[MessageQueue], list[str]]] = [(queues, []) for queues in FIXED_LISTS]
+    run_generated(request, rmq_conformance, _lists(), body, explicit=explicit)
