@@ -359,5 +359,5 @@ class Groups:
         """Why the generated checks cannot run (the strategy does not load, or cannot be generated for)."""
         conformance = self.conformance
         if conformance.load_error is not None:
-            return "the strategy could not be loaded (see test_strategy_loads)"
+            return f"the strategy could not be loaded: {conformance.load_error}"
         return conformance.generation_problem
