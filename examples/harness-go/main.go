@@ -1,6 +1,8 @@
 // A harness for pytest-rmq-conformance in Go, standard library only:
 // AVG, AVG_BY_CIRCLE and CONSISTENT_HASH, and the rebalance sort, written from
-// the Java client's behaviour. Build it and run the suite against it with
+// the Java client's behaviour (the sort is Java's own algorithm, ported in timsort.go:
+// MessageQueue.compareTo overflows, and only Java's sort orders such lists as Java does).
+// Build it and run the suite against it with
 //
 //	cd examples/harness-go && go build -o rmq-harness . && cd -
 //	pytest --rmq-strategy="exec:examples/harness-go/rmq-harness"
@@ -221,6 +223,10 @@ func compareStrings(a, b string) int {
 	return len(x) - len(y)
 }
 
+// compareQueues is Java's MessageQueue.compareTo: topic, then broker name, then
+// `this.queueId - o.queueId` in int arithmetic. That subtraction wraps around for ids far
+// apart (Integer.MAX_VALUE - (-1) is negative), and so does Go's int32 subtraction: Java then
+// ranks MAX_VALUE before -1, and javaSort reproduces what its sort makes of that.
 func compareQueues(p, q Queue) int {
 	if c := compareStrings(p.Topic, q.Topic); c != 0 {
 		return c
@@ -228,7 +234,7 @@ func compareQueues(p, q Queue) int {
 	if c := compareStrings(p.Broker, q.Broker); c != 0 {
 		return c
 	}
-	return int(p.ID) - int(q.ID)
+	return int(p.ID - q.ID) // int32 - int32 wraps, as in Java
 }
 
 func allocate(req request) map[string]interface{} {
@@ -255,17 +261,23 @@ func allocate(req request) map[string]interface{} {
 	return map[string]interface{}{"id": req.ID, "answers": answers}
 }
 
+// sorted is one list of a sort answer: the list sorted as Java's Collections.sort sorts it,
+// or the IllegalArgumentException Java throws when its sort notices a broken comparator.
+func sorted[T any](items []T, compare func(x, y T) int) interface{} {
+	copied := append([]T{}, items...)
+	if err := javaSort(copied, compare); err != nil {
+		return map[string]interface{}{"error": "illegal-argument", "message": err.Error()}
+	}
+	return copied
+}
+
 func sortLists(req request) map[string]interface{} {
 	answer := map[string]interface{}{"id": req.ID, "mqAll": nil, "cidAll": nil}
 	if req.MqAll != nil {
-		mqs := append([]Queue{}, req.MqAll...)
-		sort.SliceStable(mqs, func(i, j int) bool { return compareQueues(mqs[i], mqs[j]) < 0 })
-		answer["mqAll"] = mqs
+		answer["mqAll"] = sorted(req.MqAll, compareQueues)
 	}
 	if req.CidAll != nil {
-		cids := append([]string{}, req.CidAll...)
-		sort.SliceStable(cids, func(i, j int) bool { return compareStrings(cids[i], cids[j]) < 0 })
-		answer["cidAll"] = cids
+		answer["cidAll"] = sorted(req.CidAll, compareStrings) // strings keep the contract: any stable sort would do
 	}
 	return answer
 }
