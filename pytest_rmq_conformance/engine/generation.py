@@ -34,7 +34,13 @@ from hypothesis.strategies import SearchStrategy
 from pytest_rmq_conformance.engine.budgets import OutOfTime, deadline
 from pytest_rmq_conformance.engine.calls import Hang
 from pytest_rmq_conformance.engine.differential import build_failure_lines
-from pytest_rmq_conformance.engine.groups import plans, ring_trap_groups, room_trap_groups, scenarios
+from pytest_rmq_conformance.engine.groups import (
+    edge_config_groups,
+    plans,
+    ring_trap_groups,
+    room_trap_groups,
+    scenarios,
+)
 from pytest_rmq_conformance.engine.nondeterminism import Difference, first_difference, recording
 from pytest_rmq_conformance.engine.remote import HarnessFault
 from pytest_rmq_conformance.engine.reports import format_generated
@@ -343,9 +349,14 @@ class Groups:
 
     def explicit(self) -> list:
         """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`,
-        :func:`~.groups.room_trap_groups`), for checks that compare with the reference."""
+        :func:`~.groups.room_trap_groups`, :func:`~.groups.edge_config_groups`), for checks that
+        compare with the reference."""
         family, fixed = self.conformance.family, self.conformance.fixed_params()
-        groups = [] if family is None else ring_trap_groups(family) + room_trap_groups(family)
+        if family is None:
+            return []
+        groups = ring_trap_groups(family) + room_trap_groups(family)
+        if fixed is None:  # an instance keeps its own configuration: no edges to ask
+            groups += edge_config_groups(family)
         return groups if fixed is None else [replace(group, params=fixed) for group in groups]
 
     def plans(self) -> SearchStrategy:

@@ -48,6 +48,7 @@ __all__ = [
     "plans",
     "ring_trap_groups",
     "room_trap_groups",
+    "edge_config_groups",
     "OVERFLOWING",
 ]
 
@@ -271,6 +272,15 @@ def ring_trap_groups(family: str) -> list[Scenario]:
             params["virtualNodeCnt"] = nodes
         groups.append(Scenario(family, params, "group", queues, members))
     return groups
+
+
+def edge_config_groups(family: str) -> list[Scenario]:
+    """One plain group per edge configuration of ``family`` (its record's ``edge_params``), so
+    that every seed asks a configuration Java refuses or takes only just: a port that builds
+    where Java throws, or throws where Java builds, is caught whatever the draws."""
+    queues = tuple(MessageQueue("TopicTest", "broker-a", q) for q in range(8))
+    clients = tuple(java_sorted_strings(f"10.0.0.{n}@{n}" for n in range(1, 4)))
+    return [Scenario(family, dict(params), "group", queues, clients) for params in families.get(family).edge_params]
 
 
 def room_trap_groups(family: str) -> list[Scenario]:

@@ -90,6 +90,8 @@ class Family:
     - ``draw_params(draw, queues, adversarial)``: hypothesis-drawn params for a group;
     - ``draw_group(draw, consumer_group, adversarial)``: for a family whose params shape the whole
       group (names carrying rooms), a drawn :class:`~pytest_rmq_conformance.engine.scenarios.Scenario`;
+    - ``edge_params``: configurations at the edges of what Java takes (or refuses), which the
+      checks that compare with the reference see at every seed;
     - ``needs_rooms``: its brokers must be named ``<room>@<name>`` for it to serve them;
     - ``hashes``: it places queues on a hash ring (groups then plant ring-key collisions);
     - ``explain(reference, group, mq, holders)``: for a queue the strategy under test placed
@@ -112,6 +114,7 @@ class Family:
     draw_params: Callable[..., dict[str, Any]] = _draw_nothing
     draw_group: Callable[..., Any] | None = None
     explain: Callable[[Any, Any, MessageQueue, Sequence[str]], str | None] | None = None
+    edge_params: tuple[Params, ...] = ()
     needs_rooms: bool = False
     hashes: bool = False
     name_prefix: str | None = None
@@ -310,6 +313,8 @@ register(
         default_params=lambda mq_all: {"virtualNodeCnt": 10},
         draw_params=_hash_draw,
         explain=_hash_explain,
+        # Java refuses a negative count in its constructor, takes none at all, and any number more
+        edge_params=({"virtualNodeCnt": -1}, {"virtualNodeCnt": 0}, {"virtualNodeCnt": 160}),
         hashes=True,
         port=AllocateMessageQueueConsistentHash,
     )
