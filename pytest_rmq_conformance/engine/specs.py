@@ -126,11 +126,10 @@ def _import_module(spec: str, module_name: str, search: Sequence[Path]) -> Any:
             importlib.invalidate_caches()
         try:
             return importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if folder is None and exc.name is not None and (exc.name == module_name or module_name.startswith(exc.name + ".")):
-                continue  # the module itself is not installed: look in the search path
-            raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
         except Exception as exc:  # any import-time failure of user code
+            missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+            if folder is None and missing is not None and (missing == module_name or module_name.startswith(missing + ".")):
+                continue  # the module itself is not installed: look in the search path
             raise SpecError(f"--rmq-strategy={spec}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
     hint = did_you_mean(top, _local_modules(search or [Path.cwd()]))
     where = f"not installed, nor in {', '.join(str(folder) for folder in search)}" if search else "not on sys.path"
