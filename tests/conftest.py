@@ -5,6 +5,21 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """A ``cross_product`` test's first parameter set runs on every Python; the others are
+    marked ``once``, which one interpreter answers for all (tox.ini: the py311 env runs them,
+    the other Pythons deselect them). Runs before ``-m`` deselects anything."""
+    seen = set()
+    for item in items:
+        if item.get_closest_marker("cross_product") is None:
+            continue
+        function = (item.path, item.originalname)
+        if function in seen:
+            item.add_marker(pytest.mark.once)
+        seen.add(function)
+
 MINIATURES = Path(__file__).with_name("miniatures.py")
 BREAKERS = Path(__file__).with_name("breakers.py")
 FLAKY = Path(__file__).with_name("flaky.py")

@@ -7,6 +7,8 @@ import pytest
 
 from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, families, reference_strategy
 
+pytestmark = pytest.mark.once
+
 TESTS = Path(__file__).parent
 TOY_GOLDEN = TESTS / "data" / "toy-golden"
 

@@ -28,6 +28,7 @@ def run(pytester, *args):
     return pytester.runpytest(*Q, *args)
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", sorted(BREAKERS))
 def test_each_check_rejects_the_strategy_built_to_break_it(suite, name):
     test, extra = BREAKERS[name]
@@ -41,6 +42,7 @@ def test_each_check_rejects_the_strategy_built_to_break_it(suite, name):
     result.stdout.fnmatch_lines([f"*replay: pytest *{literal(test)}* --rmq-strategy=breakers:{name} *--rmq-seed=1*"])
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", GOLDEN_BLIND)
 def test_the_golden_vectors_alone_miss_them(suite, golden, name):
     import breakers

@@ -9,6 +9,8 @@ from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.golden_import import import_harness
 from pytest_rmq_conformance.engine.resources import golden_dir
 
+pytestmark = pytest.mark.once
+
 REFERENCE = {
     "rocketmq": "5.3.3",
     "commit": "29d90a4ff96c04c094039685a6106870c58a7e40",

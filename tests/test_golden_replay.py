@@ -13,6 +13,8 @@ from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.strategies import reference_strategy
 
+pytestmark = pytest.mark.once
+
 GOLDEN = load_golden()
 CASE_RUNS = [(case, run) for case in GOLDEN.cases for run in case.runs]
 

@@ -8,6 +8,8 @@ import pytest
 from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden, schema_problems
 from pytest_rmq_conformance.engine.resources import golden_dir, schemas_dir
 
+pytestmark = pytest.mark.once
+
 
 @pytest.mark.parametrize("path", sorted(golden_dir().glob("*.jsonl")), ids=lambda p: p.name)
 def test_every_golden_case_matches_the_schema(path):

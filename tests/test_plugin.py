@@ -50,6 +50,7 @@ def test_the_built_in_runs_cover_every_name_and_release():
     assert sorted(release for _, release in BUILT_IN_RUNS) == sorted(RELEASES * 2)
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name, release", BUILT_IN_RUNS)
 def test_every_built_in_name_passes_the_whole_suite(pytester, name, release):
     result = run(pytester, f"--rmq-strategy={name}", f"--rmq-reference-version={release}", "--rmq-examples=8", generated=True)
@@ -58,6 +59,7 @@ def test_every_built_in_name_passes_the_whole_suite(pytester, name, release):
     assert outcomes["passed"] > 20 and "failed" not in outcomes
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("cls", REFERENCE_CLASS_NAMES)
 def test_every_reference_class_passes_in_an_empty_directory(pytester, cls):
     result = run(pytester, f"--rmq-strategy=pytest_rmq_conformance.strategies:{cls}")
@@ -200,6 +202,7 @@ def test_charset_option_selects_the_latin1_vectors(suite):
     assert result.ret == 1 and result.parseoutcomes()["failed"] == 16
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", sorted(MINIATURES))
 def test_every_wrong_strategy_is_rejected_through_the_plugin(suite, name):
     """Each deliberately wrong strategy of tests/miniatures.py makes the run exit 1
@@ -309,6 +312,7 @@ NOT_A_STRATEGY = 42
 """
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize(
     "spec, line",
     [
@@ -485,6 +489,7 @@ def test_ids_are_stable_and_runs_under_xdist(pytester):
     assert seeds == {header_seed}, "the controller and every worker generate from one seed"
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("release", RELEASES)
 def test_the_example_strategy_conforms(pytester, monkeypatch, release):
     example = Path(__file__).resolve().parent.parent / "examples" / "averagely"

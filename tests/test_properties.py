@@ -22,6 +22,8 @@ from pytest_rmq_conformance.engine.properties import (
 )
 from pytest_rmq_conformance.strategies import RELEASES, reference_strategy
 
+pytestmark = pytest.mark.once
+
 FAMILIES = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "CONFIG"]
 # the first counterexample found is proof enough: no shrinking
 SEARCH = settings(

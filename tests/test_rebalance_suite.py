@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.once
+
 Q = ["-p", "no:cacheprovider", "-p", "no:randomly", "--rmq-checks=rebalance", "--rmq-seed=1"]
 
 

@@ -12,6 +12,8 @@ from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example, layout_of, parse_range
 
+pytestmark = pytest.mark.once
+
 TESTS = Path(__file__).parent
 
 

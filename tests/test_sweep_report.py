@@ -17,6 +17,8 @@ from pytest_rmq_conformance.pipeline.report import (
 )
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 
+pytestmark = pytest.mark.once
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 GROUP = json.dumps({"strategy": None, "mq_all": ["TopicTest@broker-a:0"], "event": ["leave", "10.0.0.2@1"]})
 

@@ -24,6 +24,7 @@ def results_of(path):
     return lines
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", ["OneInFifty", "EverySeventhCall"])
 def test_a_nondeterministic_strategy_is_named_so_with_two_answers_and_not_shrunk(suite, name):
     result = suite.runpytest(*Q, f"--rmq-strategy=flaky:{name}", "--rmq-checks=reference,invariants", "--rmq-seed=1")
@@ -149,6 +150,7 @@ ODD = {
 }
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", sorted(ODD))
 def test_each_odd_answer_gets_a_clear_golden_verdict(suite, name):
     ret, says = ODD[name]
@@ -159,6 +161,7 @@ def test_each_odd_answer_gets_a_clear_golden_verdict(suite, name):
     assert "Traceback" not in result.stdout.str()
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize(
     "name, check, says",
     [
@@ -174,6 +177,7 @@ def test_odd_answers_in_the_generated_checks(suite, name, check, says):
     assert "Traceback" not in result.stdout.str()
 
 
+@pytest.mark.once
 def test_a_generator_and_a_chatty_strategy_pass_every_check(suite):
     for name in ("Generator", "Chatty"):
         result = suite.runpytest(*Q, f"--rmq-strategy=bad_answers:{name}", "--rmq-checks=invariants,one-answer,reference", "--rmq-seed=2")
