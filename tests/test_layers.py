@@ -46,13 +46,3 @@ def test_an_unused_plugin_imports_no_engine(pytester):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert result.ret == 0, result.stdout.str()
     assert "rmq-conformance:" not in result.stdout.str()
-
-
-def test_old_module_paths_still_import_the_same_modules():
-    from pytest_rmq_conformance import calls, conformance, consistency, groups, hookspecs, invariants, properties
-    from pytest_rmq_conformance.engine import calls as engine_calls
-    from pytest_rmq_conformance.engine import one_answer
-
-    assert calls is engine_calls and consistency is one_answer
-    assert conformance.CaseOutcome and groups.scenarios and hookspecs.pytest_rmq_strategies
-    assert invariants.coverage and properties.PROPERTIES
