@@ -4,7 +4,7 @@
 (the strategy spec, settings, a clock offset and the scenarios), moves its
 clock by the offset *before* importing the strategy, and writes
 ``{"answers": [[key per caller] per scenario]}`` (see
-:func:`~pytest_rmq_conformance.engine.calls.answer_key`) or ``{"error": ...}``.
+:func:`~pytest_rmq_conformance.engine.replay.answer_key`) or ``{"error": ...}``.
 Each caller is answered by a freshly built strategy.
 """
 
@@ -60,7 +60,8 @@ def answer(request: dict) -> dict:
     shift_clock(float(request.get("clockOffset") or 0))
     sys.path[:0] = [p for p in request.get("sysPath", []) if p not in sys.path]
 
-    from pytest_rmq_conformance.engine.calls import Hang, answer_key, ask
+    from pytest_rmq_conformance.engine.calls import Hang, ask
+    from pytest_rmq_conformance.engine.replay import answer_key
     from pytest_rmq_conformance.engine.scenarios import Scenario
     from pytest_rmq_conformance.engine.subject import Settings, Subject
 

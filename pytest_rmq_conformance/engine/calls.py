@@ -14,12 +14,12 @@ from typing import Any
 from pytest_rmq_conformance.engine import budgets
 from pytest_rmq_conformance.engine.invariants import Violation
 from pytest_rmq_conformance.engine.nondeterminism import note_answer
-from pytest_rmq_conformance.engine.replay import Answer, call_strategy, item_problem
+from pytest_rmq_conformance.engine.replay import Answer, answer_problem, call_strategy
 from pytest_rmq_conformance.engine.scenarios import Scenario
 from pytest_rmq_conformance.engine.timeouts import CallTimeout
 from pytest_rmq_conformance.model import MessageQueue
 
-__all__ = ["Hang", "ask", "answer_key", "answer_problem", "assign"]
+__all__ = ["Hang", "ask", "assign"]
 
 
 class Hang(BaseException):
@@ -50,35 +50,6 @@ def ask(
         raise Hang(scenario, caller, timeout)
     note_answer(strategy, scenario.consumer_group, caller, mq_all, cid_all, answer)
     return answer
-
-
-def answer_problem(answer: Answer) -> tuple[str, str] | None:
-    """``(kind, sentence)`` when ``answer`` is not a list of queues (``None`` counts as empty), else ``None``."""
-    if answer.fault is not None:
-        return ("fault", answer.fault)
-    if answer.wrong_type is not None:
-        return ("wrong-type", answer.describe())
-    if answer.exception is not None:
-        return ("exception", answer.describe())
-    wrong = item_problem(answer.queues or ())
-    return None if wrong is None else ("wrong-type", wrong)
-
-
-def answer_key(answer: Answer, strict_order: bool = False) -> list:
-    """``answer`` as JSON-able data that compares equal exactly when two answers are the same.
-
-    Queues compare as a set (``None`` as empty) unless ``strict_order``;
-    exceptions by their class name.
-    """
-    problem = answer_problem(answer)
-    if answer.exception is not None and answer.fault is None:
-        return ["raises", type(answer.exception).__name__]
-    if problem is not None:
-        return [problem[0], problem[1]]
-    if answer.returned_none and strict_order:
-        return ["null"]
-    queues = [mq.to_json() for mq in answer.queues or ()]
-    return ["queues", queues if strict_order else sorted(queues, key=repr)]
 
 
 Builder = Callable[[Scenario], Any]

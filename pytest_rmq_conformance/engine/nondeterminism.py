@@ -98,7 +98,7 @@ def first_difference(first: Recording, second: Recording) -> Difference | None:
     """The first question whose answer in ``second`` differs from the same call's in ``first``
     (the n-th time it was asked there: a strategy may keep state, as long as it keeps it the
     same way each time)."""
-    from pytest_rmq_conformance.engine.calls import answer_key
+    from pytest_rmq_conformance.engine.replay import answer_key
 
     replayed = second.by_question()
     for question, answers in first.by_question().items():

@@ -29,8 +29,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pytest_rmq_conformance.engine.calls import answer_key, ask
+from pytest_rmq_conformance.engine.calls import ask
 from pytest_rmq_conformance.engine.invariants import Violation
+from pytest_rmq_conformance.engine.replay import answer_key
 from pytest_rmq_conformance.engine.scenarios import Scenario
 from pytest_rmq_conformance.model import MessageQueue
 

@@ -16,7 +16,7 @@ from pytest_rmq_conformance.engine.golden import Expected, GoldenCase
 from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
 from pytest_rmq_conformance.model import MessageQueue
 
-__all__ = ["Answer", "Mismatch", "ANSWER_SLACK", "call_strategy", "read_answer", "item_problem", "compare_answer", "replay_case"]
+__all__ = ["Answer", "Mismatch", "ANSWER_SLACK", "call_strategy", "read_answer", "item_problem", "answer_problem", "answer_key", "compare_answer", "replay_case"]
 
 #: items an answer may hold beyond the queues of mqAll (duplicates, a CONFIG strategy's own list);
 #: a longer answer is a fault, and is not read further
@@ -135,6 +135,35 @@ def item_problem(queues: Sequence[Any]) -> str | None:
             )
         return f"returned {type(item).__name__} {item!r:.60} at position {position} where a MessageQueue belongs"
     return None
+
+
+def answer_problem(answer: Answer) -> tuple[str, str] | None:
+    """``(kind, sentence)`` when ``answer`` is not a list of queues (``None`` counts as empty), else ``None``."""
+    if answer.fault is not None:
+        return ("fault", answer.fault)
+    if answer.wrong_type is not None:
+        return ("wrong-type", answer.describe())
+    if answer.exception is not None:
+        return ("exception", answer.describe())
+    wrong = item_problem(answer.queues or ())
+    return None if wrong is None else ("wrong-type", wrong)
+
+
+def answer_key(answer: Answer, strict_order: bool = False) -> list:
+    """``answer`` as JSON-able data that compares equal exactly when two answers are the same.
+
+    Queues compare as a set (``None`` as empty) unless ``strict_order``;
+    exceptions by their class name.
+    """
+    problem = answer_problem(answer)
+    if answer.exception is not None and answer.fault is None:
+        return ["raises", type(answer.exception).__name__]
+    if problem is not None:
+        return [problem[0], problem[1]]
+    if answer.returned_none and strict_order:
+        return ["null"]
+    queues = [mq.to_json() for mq in answer.queues or ()]
+    return ["queues", queues if strict_order else sorted(queues, key=repr)]
 
 
 def _exception_problem(expected: Expected, answer: Answer) -> str | None:

@@ -24,13 +24,13 @@ with a :class:`~pytest_rmq_conformance.processqueue.MessageFlow`, messages move 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.processqueue.broker import Broker
 from pytest_rmq_conformance.processqueue.clock import ManualClock, Timers
 from pytest_rmq_conformance.processqueue.config import ClientConfig, client_version
+from pytest_rmq_conformance.processqueue.member import Member
 from pytest_rmq_conformance.processqueue.message_flow import (
     Consumption,
     MessageFlow,
@@ -58,19 +58,6 @@ def default_queues(count: int, topic: str = "TopicTest", brokers: Sequence[str] 
 def default_clients(count: int) -> list[str]:
     """Client ids shaped like Java's ``IP@pid``."""
     return [f"192.168.0.{i + 1}@{1000 + i}" for i in range(count)]
-
-
-@dataclass
-class Member:
-    """One client process of the group and its rebalance service's state."""
-
-    client_id: str
-    impl: RebalanceImpl
-    alive: bool = True
-    due: int | None = None  # next rebalance run
-    last_run: int | None = None
-    stalled: set[MessageQueue] = field(default_factory=set)  # queues whose pull chain stopped
-    seen_later: int = 0  # rebalance_later requests already scheduled
 
 
 class GroupSimulation:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.broker import Broker, BrokerUnavailable
@@ -28,6 +28,7 @@ from pytest_rmq_conformance.processqueue.consume import (
     process_consume_result_concurrently,
     resubmit_after_lock,
 )
+from pytest_rmq_conformance.processqueue.member import Member
 from pytest_rmq_conformance.processqueue.offset_store import CONSUME_FROM_LAST_OFFSET
 from pytest_rmq_conformance.processqueue.process_queue import PROPERTY_CONSUME_START_TIME, Message, ProcessQueue
 from pytest_rmq_conformance.processqueue.pull import (
@@ -38,9 +39,6 @@ from pytest_rmq_conformance.processqueue.pull import (
     pull_message,
 )
 from pytest_rmq_conformance.processqueue.rebalance import PullRequest, RebalancePushImpl
-
-if TYPE_CHECKING:
-    from pytest_rmq_conformance.processqueue.group import Member
 
 __all__ = ["MessageFlow", "Consumption", "Traffic", "duplicates", "parallel_consumption"]
 

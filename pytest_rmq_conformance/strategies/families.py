@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from pytest_rmq_conformance.javalang import normalize_charset
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
 from pytest_rmq_conformance.strategies.averagely_by_circle import AllocateMessageQueueAveragelyByCircle
@@ -383,23 +384,23 @@ def _inner(params: Params) -> tuple[str, dict[str, Any]]:
     return inner["strategy"], dict(inner.get("params") or {})
 
 
-def _nearby_build(params: Params, version: str, charset: str):
-    from pytest_rmq_conformance.strategies.reference import reference_strategy
-
-    _expect_keys("MACHINE_ROOM_NEARBY", params, {"inner", "resolver"})
+def _inner_port(params: Params, version: str, charset: str, *, own_charset_wins: bool):
+    """The reference port of a nearby strategy's inner strategy, hashing in ``charset`` or, when
+    ``own_charset_wins``, in a ``charset`` of the inner params themselves."""
     inner, inner_params = _inner(params)
-    inner_params.setdefault("charset", charset)
-    return AllocateMachineRoomNearby(
-        reference_strategy(inner, inner_params, version), build_resolver(params.get("resolver")), version=version
-    )
+    own = inner_params.pop("charset", charset)
+    return get(inner).build(inner_params, version, normalize_charset(own if own_charset_wins else charset))
+
+
+def _nearby_build(params: Params, version: str, charset: str):
+    _expect_keys("MACHINE_ROOM_NEARBY", params, {"inner", "resolver"})
+    inner = _inner_port(params, version, charset, own_charset_wins=True)
+    return AllocateMachineRoomNearby(inner, build_resolver(params.get("resolver")), version=version)
 
 
 def _nearby_keywords(params: Params, version: str, charset: str) -> Keywords:
-    from pytest_rmq_conformance.strategies.reference import reference_strategy
-
-    inner, inner_params = _inner(params)
     return {
-        "allocate_message_queue_strategy": reference_strategy(inner, {**inner_params, "charset": charset}, version),
+        "allocate_message_queue_strategy": _inner_port(params, version, charset, own_charset_wins=False),
         "machine_room_resolver": build_resolver(params["resolver"]),
     }
 

@@ -1,0 +1,2 @@
+"""Everything that checks a strategy: the strategy under test, golden data, calls with time limits,
+comparison, invariants, generation and the harness protocol's client. Never imports pytest."""
