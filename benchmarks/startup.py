@@ -7,6 +7,8 @@ the same run (the machine is shared, so only ratios are reported).
    the same 5.3.3 cases from JSON and asks the same reference port for every caller (target:
    at most 4x). Also shown, to read that ratio by: ``pytest`` on the one-test project with the
    plugin blocked, against the same bare process (the floor no pytest run goes below).
+3. The same golden run against pytest's own floor for as many tests: one trivial parametrized
+   test with one parameter per golden case the run passed, plugin blocked (target: at most 1.5x).
 
 Bytecode caches are warm, as in a user's repeated runs: each command runs once before it is
 measured (``PYTHONDONTWRITEBYTECODE`` is dropped from the children's environment, else pytest
@@ -85,6 +87,27 @@ def main() -> None:
         print(f"golden AVG 5.3.3: {golden:.3f} s CPU, bare parse + calls {parse:.3f} s: {golden / parse:.2f}x (target <= 4x)")
         floor, parse = median_ratio(pytest + ["-p", "no:rmq_conformance"], [sys.executable, "-c", BARE], args.repeat, project)
         print(f"the floor: pytest on one test, plugin blocked, {floor:.3f} s CPU: {floor / parse:.2f}x the bare process")
+        cases = passed(pytest + ["--rmq-strategy=AVG", "--rmq-checks=golden"], project)
+        Path(project, "test_one.py").unlink()
+        Path(project, "test_cases.py").write_text(
+            f"import pytest\n\n@pytest.mark.parametrize('case', range({cases}))\ndef test_case(case):\n    assert case >= 0\n"
+        )
+        golden, trivial = median_ratio(
+            pytest + ["--rmq-strategy=AVG", "--rmq-checks=golden"], pytest + ["-p", "no:rmq_conformance"], args.repeat, project
+        )
+        print(
+            f"golden AVG 5.3.3: {golden:.3f} s CPU, pytest on {cases} trivial tests {trivial:.3f} s: "
+            f"{golden / trivial:.2f}x (target <= 1.5x)"
+        )
+
+
+def passed(command, cwd) -> int:
+    """How many tests ``command`` passed (it must pass them all)."""
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    counts = done.stdout.strip().splitlines()[-1]
+    if done.returncode != 0 or " passed" not in counts:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}")
+    return int(counts.split(" passed")[0].split()[-1])
 
 
 if __name__ == "__main__":

@@ -196,7 +196,7 @@ def _sweep(args: argparse.Namespace) -> int:
 
 
 def _matrix(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix
+    from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix, load_problems
     from pytest_rmq_conformance.matrix.render import write_matrix
     from pytest_rmq_conformance.strategies import parse_release
 
@@ -211,10 +211,15 @@ def _matrix(args: argparse.Namespace) -> int:
         print(f"rmq-conformance matrix: error: {'; '.join(problems) or '--checks is empty'}", file=sys.stderr)
         return 2
     specs = args.specs or sorted(REFERENCE_CLASSES)
+    here = (os.getcwd(),)  # a module:attribute spec's module may sit in the current directory
+    problems = load_problems(specs, releases[0], timeout=args.timeout or None, search_path=here)
+    if problems:
+        print(f"rmq-conformance matrix: error: {'; '.join(problems)}", file=sys.stderr)
+        return 2
     say = (lambda line: None) if args.quiet else (lambda line: print(line, flush=True))
     doc = build_matrix(
         specs, releases, checks=checks, seed=args.seed, examples=args.examples, timeout=args.timeout or None,
-        isolate=args.isolate, progress=say,
+        isolate=args.isolate, search_path=here, progress=say,
     )
     written = write_matrix(doc, args.out)
     for row in doc["implementations"]:

@@ -145,6 +145,8 @@ def test_a_harness_that_gives_up_costs_one_line_not_one_per_case(here, tmp_path)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert len(lines) < 200, "\n".join(lines[:60])
+    announced = [i for i, line in enumerate(lines) if line.endswith("its stderr ended with:")]
+    assert all(lines[i + 1].lstrip().startswith("|") for i in announced), "a stderr tail announced and not shown"
     summary = lines[[i for i, line in enumerate(lines) if "rmq-conformance: summary" in line][-1] :]
     assert re.search(r"^by impact: .*\d+ no answer.*, (\d+) not run$", "\n".join(summary), re.MULTILINE)
     not_run = [line for line in summary if line.startswith("not run: ")]
@@ -168,3 +170,48 @@ def test_a_harness_without_sort_skips_the_sort_check_once(here):
     # one skip for the golden cases' sort, one for the generated lists': not one per case
     assert re.search(r"=+ 2 skipped", result.stdout), result.stdout[-2000:]
     assert result.stdout.count('not implemented: the harness\'s hello says "sort": false') == 2
+
+
+def test_a_harness_that_sorts_unlike_java_costs_one_summary_line_per_cause(here):
+    """A sort that puts client ids in code-point order: its failures are grouped by the list
+    that differs, counted past 20, and each rerun line runs that one sort check."""
+    harness = here / "pointsort.py"
+    harness.write_text(
+        "import sys\nfrom pytest_rmq_conformance.harness import Server\n"
+        "class PointSort(Server):\n"
+        "    @staticmethod\n"
+        "    def sort(request):\n"
+        "        answer = Server.sort(request)\n"
+        "        if isinstance(answer.get('cidAll'), list):\n"
+        "            answer['cidAll'] = sorted(answer['cidAll'])\n"
+        "        return answer\n"
+        "PointSort(['AVG', 'AVG_BY_CIRCLE', 'CONSISTENT_HASH']).serve(sys.stdin.buffer, sys.stdout.buffer)\n"
+    )
+    command = f"pytest -p no:cacheprovider '--rmq-strategy=exec:{sys.executable} pointsort.py' --rmq-reference-version=5.3.3"
+    result = shell(f"{command} --rmq-checks=sort", here)
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr
+    lines = result.stdout.splitlines()
+    summary = lines[[i for i, line in enumerate(lines) if "rmq-conformance: summary" in line][-1] :]
+    failed = int(re.search(r"(\d+) failed", summary[-1]).group(1))
+    assert failed > 20 and len(lines) < 200, "\n".join(lines[-40:])
+    assert re.search(rf"^ +{failed} x the harness sorts unlike Java: cidAll$", "\n".join(summary), re.MULTILINE), "\n".join(summary)
+    assert f"by impact: {failed} wrong queues" in summary
+    rerun = next(line.split("rerun: ", 1)[1] for line in lines if "rerun: " in line)
+    assert "--rmq-checks=sort" in rerun and "--rmq-case=" in rerun
+    again = shell(f"{rerun} -rA", here)
+    ran = re.findall(r"^(PASSED|FAILED) test_sort\.py::(\S+)", again.stdout, re.MULTILINE)
+    case = rerun.rpartition("--rmq-case=")[2]
+    assert again.returncode == 1 and ("FAILED", f"test_sort[{case}]") in ran, again.stdout[-2000:]
+    assert {name for _, name in ran} <= {f"test_sort[{case}]", "test_sort_generated"}, ran
+
+
+def test_the_summary_counts_failed_checks_beyond_the_golden_vectors(here):
+    result = shell("pytest -p no:cacheprovider --rmq-strategy=mystrat:LastQueueLost --rmq-checks=golden,invariants --rmq-seed=1", here)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    summary = lines[[i for i, line in enumerate(lines) if "rmq-conformance: summary" in line][-1] :]
+    beyond = [line for line in summary if "check(s) beyond the golden vectors failed: " in line]
+    assert len(beyond) == 1 and "test_invariant_of_a_group[coverage]" in beyond[0], "\n".join(summary)
+    golden = int(re.search(r"(\d+) failing case\(s\)", "\n".join(summary)).group(1))
+    checks = int(beyond[0].split()[0])
+    assert f"{golden + checks} failed" in summary[-1]  # every failure is accounted for

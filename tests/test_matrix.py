@@ -181,6 +181,37 @@ def test_the_command_writes_json_markdown_html_and_badges(tmp_path, capsys):
     assert "error behaviour only" in "".join(svg.itertext())
 
 
+def test_the_command_finds_a_module_in_the_current_directory(tmp_path, capsys, monkeypatch):
+    """As pytest and the sweep do: mine.py where the command runs loads, without PYTHONPATH."""
+    (tmp_path / "mine.py").write_text(
+        "from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "class Averagely(AllocateMessageQueueAveragely):\n"
+        "    def allocate(self, group, cid, mq_all, cid_all):\n"
+        "        got = super().allocate(group, cid, mq_all, cid_all)\n"
+        "        return got[1:] if len(got) > 1 else got\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "mine", raising=False)
+    assert main(["matrix", "mine:Averagely", "--release", "5.3.3", "--checks", "golden", "--out", "m", "--quiet"]) == 0
+    row = json.loads((tmp_path / "m" / "matrix.json").read_text())["implementations"][0]
+    assert row["verdict"]["status"] == "wrong-queues" and row["verdict"]["cellsRun"] == 1, row
+    assert "Averagely" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "spec, says",
+    [
+        ("AVGG", "AVGG: no such strategy (did you mean AVG?)"),
+        ("no_such_module:Nothing", "no module named 'no_such_module'"),
+    ],
+)
+def test_a_spec_that_cannot_be_loaded_is_a_usage_error(tmp_path, capsys, spec, says):
+    assert main(["matrix", "AVG", spec, "--release", "5.3.3", "--out", str(tmp_path / "m")]) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize(
     "argv, says",
     [

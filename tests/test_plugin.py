@@ -344,6 +344,7 @@ def test_misbehaving_strategies_fail_their_cases_clearly(pytester, spec, line):
         ("bad:NeedsTwoPositionals", "*cannot build a strategy from class bad.NeedsTwoPositionals*TypeError*"),
         ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute, exec:COMMAND or one of AVG, *"),
         ("AVGG", "--rmq-strategy=AVGG: no such strategy (did you mean AVG?)*"),
+        ("avg", "--rmq-strategy=avg: no such strategy (did you mean AVG?)*"),
     ],
 )
 def test_a_spec_that_cannot_be_loaded_is_a_usage_error(pytester, spec, message):

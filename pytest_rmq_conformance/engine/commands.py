@@ -27,9 +27,9 @@ def _words(settings) -> list[str]:
     return words
 
 
-def rerun_command(settings, case_id: str) -> str:
-    """One command line that reruns just the golden check of the case ``case_id`` with ``settings``."""
-    words = [*_words(settings), "--rmq-checks=golden", f"--rmq-case={case_id}"]
+def rerun_command(settings, case_id: str, check: str = "golden") -> str:
+    """One command line that reruns just ``check`` (golden or sort) of the case ``case_id`` with ``settings``."""
+    words = [*_words(settings), f"--rmq-checks={check}", f"--rmq-case={case_id}"]
     return " ".join(shlex.quote(word) for word in words)
 
 

@@ -94,8 +94,13 @@ def _classify(spec: str, obj: Any, where: str) -> StrategySource:
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """`` (did you mean X?)`` for the candidates closest to ``word``, or ``""`` for none."""
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=3, cutoff=0.6)
+    """`` (did you mean X?)`` for the candidates closest to ``word`` whatever their case (``avg``
+    gets ``AVG``), or ``""`` for none; never ``word`` itself."""
+    by_folded: dict[str, list[str]] = {}
+    for candidate in sorted(set(candidates) - {word}):
+        by_folded.setdefault(candidate.casefold(), []).append(candidate)
+    folded = difflib.get_close_matches(word.casefold(), list(by_folded), n=3, cutoff=0.6)
+    close = [candidate for key in folded for candidate in by_folded[key]][:3]
     if not close:
         return ""
     return f" (did you mean {' or '.join(close)}?)"

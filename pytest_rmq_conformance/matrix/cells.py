@@ -24,7 +24,8 @@ from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Un
 from pytest_rmq_conformance.engine.subject import Settings, Subject
 from pytest_rmq_conformance.strategies import families
 
-__all__ = ["CHECKS", "build_matrix", "golden_runs", "implementation_of"]
+__all__ = [
+    "load_problems","CHECKS", "build_matrix", "golden_runs", "implementation_of"]
 
 CHECKS = ("golden", "generated")
 SUMMARY = 200  # characters of a divergence's one-line summary
@@ -245,12 +246,14 @@ def build_matrix(
     examples: int | None = None,
     timeout: float | None = 5.0,
     isolate: bool = False,
+    search_path: Sequence[str] = (),
     progress: Callable[[str], None] = lambda line: None,
 ) -> dict[str, Any]:
-    """Run every spec (``--rmq-strategy`` syntax, ``exec:`` included) at every release."""
+    """Run every spec (``--rmq-strategy`` syntax, ``exec:`` included) at every release; a
+    ``module:attribute`` spec's module is looked for in ``search_path`` when it is not installed."""
     options = {
         "checks": tuple(checks),
-        "settings": {"seed": seed, "examples": examples, "timeout": timeout, "isolate": isolate},
+        "settings": {"seed": seed, "examples": examples, "timeout": timeout, "isolate": isolate, "search_path": tuple(search_path)},
     }
     rows = []
     for spec in specs:
@@ -281,6 +284,20 @@ def build_matrix(
         "families": families.names(),
         "implementations": rows,
     }
+
+
+def load_problems(specs: Sequence[str], release: str, *, timeout: float | None, search_path: Sequence[str] = ()) -> list[str]:
+    """Why each of ``specs`` that cannot be loaded (or whose harness never says hello) cannot."""
+    problems = []
+    for spec in specs:
+        subject = Subject(Settings(spec=spec, origin="rmq-conformance matrix", version=release, timeout=timeout,
+                                   search_path=tuple(search_path)))
+        subject.load()
+        if subject.load_error is not None:
+            problems.append(subject.load_error.replace("--rmq-strategy=", "", 1))
+        elif subject.harness is not None:
+            subject.harness.stop()
+    return problems
 
 
 def golden_runs(releases: Sequence[str]) -> list[dict[str, str]]:

@@ -83,8 +83,8 @@ class ResultsFile:
     def _rerun(self, report, data: dict) -> str:
         from pytest_rmq_conformance.engine.commands import replay_command, rerun_command, suite_node
 
-        if data.get("rmq_case") is not None and data.get("rmq_check") == "golden":
-            return rerun_command(self.settings, data["rmq_case"])
+        if data.get("rmq_case") is not None and data.get("rmq_check") in ("golden", "sort"):
+            return rerun_command(self.settings, data["rmq_case"], check=data["rmq_check"])
         if data.get("rmq_check") is not None:
             path, _, name = report.nodeid.partition("::")
             return replay_command(self.settings, suite_node(Path(path).stem, name))

@@ -27,6 +27,7 @@ class FailureGroups:
         self.classes: Counter[str] = Counter()
         self.not_run: list[str] = []
         self.not_run_reason: str | None = None
+        self.checks: list[str] = []  # failed checks beyond the golden vectors (they have no golden cause)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
@@ -36,6 +37,8 @@ class FailureGroups:
             self.not_run_reason = self.not_run_reason or data.get("rmq_cause")
             return
         reason = data.get("rmq_reason")
+        if report.failed and reason is None and "rmq_rerun" in data:
+            self.checks.append(report.nodeid.rpartition("::")[2])
         if reason is None or not report.failed:
             return
         if data.get("rmq_class"):
@@ -44,6 +47,7 @@ class FailureGroups:
         members.append(report)
         if len(members) > GROUP_SHOWN:
             first = (report.longreprtext.splitlines() or [""])[0]
+            first = first.removesuffix("; its stderr ended with:")  # the lines it announces are not kept
             shown = _label(members[0])
             report.longrepr = f"{first}\n  same cause as {shown}, shown above; rerun: {data.get('rmq_rerun', '')}"
 
@@ -60,7 +64,7 @@ class FailureGroups:
             self._summary(terminalreporter)
 
     def _summary(self, terminalreporter) -> None:
-        if not self.groups and not self.not_run:
+        if not self.groups and not self.not_run and not self.checks:
             return
         write = terminalreporter.write_line
         terminalreporter.section("rmq-conformance: summary")
@@ -75,10 +79,14 @@ class FailureGroups:
             write(f"{total} failing case(s) in {len(self.groups)} group(s)")
         from pytest_rmq_conformance.engine.divergence import LABELS, SEVERITY
 
+        if self.checks:
+            shown = ", ".join(self.checks[:GROUP_SHOWN]) + (f", and {len(self.checks) - GROUP_SHOWN} more" if len(self.checks) > GROUP_SHOWN else "")
+            write(f"{len(self.checks)} check(s) beyond the golden vectors failed: {shown} (each report above ends with its replay line)")
         counts = [f"{self.classes[name]} {LABELS[name]}" for name in SEVERITY if self.classes[name]]
         if self.not_run:
             counts.append(f"{len(self.not_run)} not run")
-        write(f"by impact: {', '.join(counts)}")
+        if counts:
+            write(f"by impact: {', '.join(counts)}")
         if set(self.classes) == {SEVERITY[-1]}:
             write("only error behaviour differs: every member of cidAll gets Java's queues wherever Java answered with queues")
         if self.not_run:

@@ -16,13 +16,22 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import pytest
 
 from pytest_rmq_conformance.engine.commands import replay_command, rerun_command
 
-__all__ = ["rerun_command", "replay_command", "fail_case", "skip_not_run", "run_generated", "user_traceback", "RmqBudgetWarning"]
+__all__ = [
+    "rerun_command",
+    "replay_command",
+    "fail_case",
+    "fail_sort",
+    "skip_not_run",
+    "run_generated",
+    "user_traceback",
+    "RmqBudgetWarning",
+]
 
 
 class RmqBudgetWarning(UserWarning):
@@ -54,6 +63,26 @@ def fail_case(request, conformance, outcome) -> None:
     shown = None if raised is None else user_traceback(raised, request.config)
     report = conformance.report(outcome)
     pytest.fail(report if shown is None else f"{report}\n  raised in the strategy's code:\n{shown}", pytrace=False)
+
+
+def fail_sort(request, conformance, case_id: str, problems: list[str], *, fault: str | None = None) -> NoReturn:
+    """Fail the running sort check of golden case ``case_id``: the harness's sort failed
+    (``fault``) or ordered a list unlike Java (``problems``, one per list). Grouped by cause
+    with the golden failures; rerun by a line that runs this one sort check."""
+    from pytest_rmq_conformance.engine.divergence import FAULT, WRONG_QUEUES
+    from pytest_rmq_conformance.engine.reports import reason_of
+
+    if fault is not None:
+        report, cause, reason = f"{case_id}: {fault}", fault, reason_of([], fault)
+    else:
+        report = f"{case_id}: the harness sorts unlike Java\n  " + "\n  ".join(problems)
+        cause = problems[0].splitlines()[0]
+        reason = "the harness sorts unlike Java: " + ", ".join(problem.split(":", 1)[0] for problem in problems)
+    rerun = rerun_command(conformance.settings, case_id, check="sort")
+    # an order unlike Java's hands the members other shares: queues consumed twice or not at all
+    found = {"class": FAULT if fault is not None else WRONG_QUEUES}
+    _properties(request, cause=cause, reason=reason, divergence=cause, rerun=rerun, **found)
+    pytest.fail(f"{report}\n  rerun: {rerun}", pytrace=False)
 
 
 def user_traceback(exc: BaseException, config) -> str | None:

@@ -19,7 +19,7 @@ from pytest_rmq_conformance.engine.reports import short_queues
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.plugin.state import rmq_state
-from pytest_rmq_conformance.plugin.verdicts import run_generated, skip_not_run
+from pytest_rmq_conformance.plugin.verdicts import fail_sort, run_generated, skip_not_run
 
 #: why the sort is not checked for a harness whose hello says so, once for all cases
 NOT_SERVED = 'not implemented: the harness\'s hello says "sort": false'
@@ -97,6 +97,7 @@ def test_sort(rmq_sort_case, rmq_conformance, request):
         pytest.skip(NOT_SERVED)
     harness = _sorting_harness(rmq_conformance)
     case = rmq_sort_case
+    fault: str | None = None
     try:
         mq_sorted, cid_sorted = harness.sort(case.mq_all, case.cid_all)
     except Unsupported as exc:
@@ -104,14 +105,16 @@ def test_sort(rmq_sort_case, rmq_conformance, request):
     except HarnessGaveUp as exc:
         skip_not_run(request, str(exc))
     except HarnessFault as exc:
-        pytest.fail(str(exc), pytrace=False)
+        fault = str(exc)  # failed outside this block, so that no traceback chains it
+    if fault is not None:
+        fail_sort(request, rmq_conformance, case.id, [], fault=fault)
     problems = [
         _problem("mqAll", case.mq_all, _expected(case.mq_all, case.java_sorted_mq_all), mq_sorted, _show_queues),
         _problem("cidAll", case.cid_all, _expected(case.cid_all, case.java_sorted_cid_all), cid_sorted, _show_strings),
     ]
     problems = [problem for problem in problems if problem is not None]
     if problems:
-        pytest.fail(f"{case.id}: the harness sorts unlike Java\n  " + "\n  ".join(problems), pytrace=False)
+        fail_sort(request, rmq_conformance, case.id, problems)
 
 
 #: queue ids whose differences overflow an int: Java's compareTo puts INT_MAX before INT_MIN, 0 before INT_MIN, ...
