@@ -18,7 +18,8 @@ import sys
 import time
 
 from pytest_rmq_conformance.engine.cases import GoldenCases
-from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.engine.subject import Subject
 
 
 def replay(spec: str, release: str) -> tuple[float, int]:

@@ -28,7 +28,8 @@ from typing import IO, Any
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.engine.remote import PROTOCOL, queue_to_json
 from pytest_rmq_conformance.engine.replay import ANSWER_SLACK, item_problem
-from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.strategies import REFERENCE_CLASSES

@@ -10,7 +10,8 @@ from pytest_rmq_conformance import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.engine.generation import Groups, check_examples
 from pytest_rmq_conformance.engine.groups import room_trap_groups, scenarios, virtual_node_counts
 from pytest_rmq_conformance.engine.scenarios import Scenario
-from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.javalang import java_split
 from pytest_rmq_conformance.strategies import reference_strategy
 

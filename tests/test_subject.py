@@ -3,7 +3,8 @@
 import pytest
 
 from pytest_rmq_conformance.engine.hangs import HangBudget
-from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.strategies import (
     AllocateMessageQueueAveragely,
     AllocateMessageQueueByConfig,
@@ -25,7 +26,7 @@ def subject(spec, **hooks):
 def test_a_hook_names_a_strategy_and_the_subject_finds_its_family():
     found = subject("mine", named=lambda: {"mine": AllocateMessageQueueConsistentHash})
     assert found.load_error is None
-    assert (found.source.kind, found.source.where) == ("class", "pytest_rmq_strategies hook")
+    assert (found.source.resolved.kind, found.source.resolved.where) == ("class", "pytest_rmq_strategies hook")
     assert (found.name, found.family) == ("CONSISTENT_HASH", "CONSISTENT_HASH")
     assert found.properties_origin == "Java's CONSISTENT_HASH at 5.3.3"
     assert not found.is_reference and found.fresh_instances
@@ -82,7 +83,7 @@ def test_loading_errors_are_kept_not_raised():
 def test_an_instance_accepts_only_its_own_configuration():
     instance = AllocateMessageQueueByConfig([])
     found = subject("mine", named=lambda: {"mine": instance})
-    assert found.source.kind == "instance" and not found.fresh_instances
+    assert found.source.resolved.kind == "instance" and not found.fresh_instances
     assert found.fixed_params() == {"messageQueueList": []}
     assert found.accepts("CONFIG", {"messageQueueList": []})
     assert not found.accepts("CONFIG", {"messageQueueList": [["t", "b", 0]]})

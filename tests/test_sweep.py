@@ -1,6 +1,7 @@
 """The sweep: its scenario space and evaluation (pure), and a small sweep on local Spark
 checked against hand-computed numbers."""
 
+import importlib.util
 import json
 import os
 import sys
@@ -160,8 +161,9 @@ def test_a_strategy_in_the_current_directory_is_found(swept, tmp_path, monkeypat
 
 # -- on Spark ---------------------------------------------------------------------------
 
-pyspark = pytest.importorskip("pyspark") if sys.version_info >= (3, 11) else None
-needs_spark = pytest.mark.skipif(pyspark is None, reason="the sweep runs on PySpark, which needs Python 3.11+")
+needs_spark = pytest.mark.skipif(
+    importlib.util.find_spec("pyspark") is None, reason="the sweep runs on PySpark: the sweep extra, Python 3.11+"
+)
 
 
 @pytest.fixture(scope="module")

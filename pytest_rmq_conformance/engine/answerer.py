@@ -63,7 +63,8 @@ def answer(request: dict) -> dict:
     from pytest_rmq_conformance.engine.calls import Hang, ask
     from pytest_rmq_conformance.engine.replay import answer_key
     from pytest_rmq_conformance.engine.scenarios import Scenario
-    from pytest_rmq_conformance.engine.subject import Settings, Subject
+    from pytest_rmq_conformance.engine.settings import Settings
+    from pytest_rmq_conformance.engine.subject import Subject
 
     settings = Settings(
         spec=request["spec"],

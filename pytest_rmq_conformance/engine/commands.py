@@ -11,7 +11,7 @@ __all__ = ["rerun_command", "replay_command", "suite_node"]
 def _words(settings) -> list[str]:
     """``pytest`` and every choice of ``settings`` that is not its default, so that the line
     does what the run did from the directory the run started in."""
-    from pytest_rmq_conformance.engine.subject import Settings
+    from pytest_rmq_conformance.engine.settings import Settings
 
     words = ["pytest", f"--rmq-strategy={settings.spec}", f"--rmq-reference-version={settings.version}"]
     if settings.charset != "UTF-8":

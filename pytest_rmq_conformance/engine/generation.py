@@ -44,7 +44,8 @@ from pytest_rmq_conformance.engine.groups import (
 from pytest_rmq_conformance.engine.nondeterminism import Difference, first_difference, recording
 from pytest_rmq_conformance.engine.remote import HarnessFault
 from pytest_rmq_conformance.engine.reports import format_generated
-from pytest_rmq_conformance.engine.subject import PROFILES, Subject, check_seconds, profile_examples
+from pytest_rmq_conformance.engine.settings import PROFILES, check_seconds, profile_examples
+from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.engine.timeouts import StrategyFault
 
 __all__ = ["PROFILES", "PropertyFailure", "CheckResult", "Groups", "profile_examples", "check_examples"]

@@ -15,8 +15,9 @@ A spec is, in this order of precedence:
    pytest`` would find it.
 
 What it names is a class or a factory, called with the golden case's
-parameters as keywords (:func:`keywords_for`), an instance, used as it is, or
-(from a hook or an entry point too) a string ``"exec:COMMAND"``.
+parameters as its family's keywords (``Family.keywords``), an instance, used as
+it is, or (from a hook or an entry point too) a string ``"exec:COMMAND"``.
+:mod:`~pytest_rmq_conformance.engine.sources` turns each kind into a source.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, families
 __all__ = [
     "ENTRY_POINT_GROUP",
     "SpecError",
-    "StrategySource",
+    "Resolved",
     "resolve_spec",
     "probe_keywords",
     "did_you_mean",
@@ -51,7 +52,7 @@ class SpecError(Exception):
 
 
 @dataclass(frozen=True)
-class StrategySource:
+class Resolved:
     """What a spec resolved to.
 
     ``kind`` is ``"reference"`` (``target`` is the reference name),
@@ -75,18 +76,18 @@ class StrategySource:
         return f"{self.kind} {module}.{name} ({self.where})" + (f" from {found}" if found else "")
 
 
-def _classify(spec: str, obj: Any, where: str) -> StrategySource:
+def _classify(spec: str, obj: Any, where: str) -> Resolved:
     if isinstance(obj, str) and obj.startswith(EXEC):
         command = obj[len(EXEC) :].strip()
         if not command:
             raise SpecError(f"--rmq-strategy={spec}: {where} gives {obj!r}, an exec: spec with no command")
-        return StrategySource(spec, "harness", command, where)
+        return Resolved(spec, "harness", command, where)
     if inspect.isclass(obj):
-        return StrategySource(spec, "class", obj, where)
+        return Resolved(spec, "class", obj, where)
     if callable(getattr(obj, "allocate", None)):
-        return StrategySource(spec, "instance", obj, where)
+        return Resolved(spec, "instance", obj, where)
     if callable(obj):
-        return StrategySource(spec, "factory", obj, where)
+        return Resolved(spec, "factory", obj, where)
     raise SpecError(
         f"--rmq-strategy={spec}: {where} gives {type(obj).__name__} {obj!r:.60}, which is not a strategy "
         "class, a factory, or an object with an allocate() method"
@@ -172,12 +173,12 @@ def _entry_point(spec: str) -> Any | None:
     return None
 
 
-def resolve_spec(spec: str, named: Mapping[str, Any] | None = None, search: Sequence[Path] = ()) -> StrategySource:
+def resolve_spec(spec: str, named: Mapping[str, Any] | None = None, search: Sequence[Path] = ()) -> Resolved:
     """Resolve ``spec``; ``named`` holds what ``pytest_rmq_strategies`` hooks provided, ``search``
     the folders a module that is not installed is looked for in."""
     spec = spec.strip()
     if spec in REFERENCE_CLASSES:
-        return StrategySource(spec, "reference", spec, "built-in")
+        return Resolved(spec, "reference", spec, "built-in")
     if named and spec in named:
         return _classify(spec, named[spec], "pytest_rmq_strategies hook")
     if spec.startswith(EXEC):

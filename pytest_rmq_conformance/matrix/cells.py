@@ -21,7 +21,8 @@ from pytest_rmq_conformance.engine.divergence import FAULT, SEVERITY, classify, 
 from pytest_rmq_conformance.engine.generation import Groups, PropertyFailure, check_examples
 from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
-from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.strategies import families
 
 __all__ = [
@@ -61,8 +62,8 @@ def implementation_of(subject: Subject) -> dict[str, Any]:
         version = f"RocketMQ {subject.settings.version}"
         name = f"{subject.name} (reference port)"
     else:
-        version = _version_of(source.target) if source is not None else "unknown"
-        target = source.target if source is not None else None
+        version = _version_of(source.resolved.target) if source is not None else "unknown"
+        target = source.resolved.target if source is not None else None
         name = getattr(target, "__qualname__", None) or type(target).__qualname__ if target is not None else subject.settings.spec
     return {"name": name, "language": f"Python {platform.python_version()}", "version": version}
 

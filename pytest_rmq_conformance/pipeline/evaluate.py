@@ -23,8 +23,9 @@ from pytest_rmq_conformance.engine.differential import differences
 from pytest_rmq_conformance.engine.invariants import Violation
 from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.scenarios import Plan, Scenario, default_params, java_ordered
+from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.engine.steps import check_members, check_step
-from pytest_rmq_conformance.engine.subject import Settings, Subject
+from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.pipeline.space import layout_of
 from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 

@@ -27,7 +27,7 @@ def harness_line(subject) -> str:
 def header_lines(state) -> list[str]:
     """The header of a run, one line each, prefixed ``rmq-conformance:``."""
     from pytest_rmq_conformance.engine.golden import GoldenDataError
-    from pytest_rmq_conformance.engine.subject import profile_examples
+    from pytest_rmq_conformance.engine.settings import profile_examples
 
     conformance = state.conformance
     subject = conformance.subject
@@ -36,7 +36,7 @@ def header_lines(state) -> list[str]:
     if subject.load_error is not None:  # not in a run of the suite, where it is a usage error
         lines.append(f"cannot load the strategy: {subject.load_error}")
     else:
-        lines[0] += f": {subject.source.describe()}, name {subject.name}"
+        lines[0] += f": {subject.source.resolved.describe()}, name {subject.name}"
         order = "lists (strict order)" if settings.strict_order else "sets"
         limit = f"{settings.timeout:g} s per call" if settings.timeout else "no time limit"
         lines.append(

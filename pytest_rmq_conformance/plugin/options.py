@@ -188,7 +188,7 @@ def seed_of(config) -> int:
 
 def settings_from(config, seed: int) -> Any:
     """The run's :class:`~pytest_rmq_conformance.engine.subject.Settings`."""
-    from pytest_rmq_conformance.engine.subject import DEFAULT_STRATEGY, Settings
+    from pytest_rmq_conformance.engine.settings import DEFAULT_STRATEGY, Settings
     from pytest_rmq_conformance.javalang import normalize_charset
     from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 

@@ -13,7 +13,7 @@ from pytest_rmq_conformance.engine.one_answer import (
     in_process,
 )
 from pytest_rmq_conformance.engine.reports import format_generated
-from pytest_rmq_conformance.engine.subject import PROFILES
+from pytest_rmq_conformance.engine.settings import PROFILES
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
 pytestmark = pytest.mark.rmq_check("one-answer")

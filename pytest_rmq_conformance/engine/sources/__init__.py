@@ -1,0 +1,92 @@
+"""Where the strategy under test comes from: one :class:`Source` per way a spec can name it,
+behind one protocol. The subject asks; each source answers in its own module.
+
+==============  =======================================================================
+``reference``   the built-in port of a family (``AVG``, ...) at the run's release
+``python``      a class, factory or instance of the user's, called in this process
+``harness``     a process speaking the JSON-lines protocol: ``exec:COMMAND``, or a Python
+                spec served by the built-in harness in a process of its own (``--rmq-isolate``)
+==============  =======================================================================
+
+:func:`open_source` picks the source for a resolved spec; nothing else looks at how a spec
+resolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pytest_rmq_conformance.engine.specs import Resolved
+
+if TYPE_CHECKING:
+    from pytest_rmq_conformance.engine.remote import Harness
+    from pytest_rmq_conformance.engine.settings import Settings
+
+__all__ = ["Source", "BuildHook", "Declare", "Claim", "open_source"]
+
+#: ``build_hook(factory, keywords, case)``: a strategy, or ``None`` to call ``factory(**keywords)``
+BuildHook = Callable[[Any, dict[str, Any], Any], Any]
+#: ``declare(strategy, name)``: the properties a hook says the strategy claims, or ``None``
+Declare = Callable[[Any, "str | None"], Any]
+#: properties a strategy claims, and where it says so
+Claim = tuple[frozenset[str], str]
+
+
+class Source(Protocol):
+    """One way of getting strategy objects: probed once, then built per golden case or group."""
+
+    #: what the spec resolved to: its kind, target and where it was found
+    resolved: Resolved
+
+    @property
+    def harness(self) -> Harness | None:
+        """The process serving the strategy (a harness source, once probed), else ``None``."""
+        ...
+
+    @property
+    def configured(self) -> bool:
+        """Whether the strategy carries its own configuration (an instance): every build is that
+        very object, and only cases of its configuration can be asked of it."""
+        ...
+
+    def probe(self) -> str:
+        """The strategy's ``name`` (Java's ``getName()``), learnt once before any case is known;
+        raises :class:`~pytest_rmq_conformance.engine.specs.SpecError` for a strategy that
+        cannot be used at all."""
+        ...
+
+    def claimed(self, declare: Declare) -> Claim | None:
+        """The properties the strategy itself claims (after :meth:`probe`), or ``None`` to go by
+        its family."""
+        ...
+
+    def build(self, family: str | None, params: Mapping[str, Any], case: Any, charset: str) -> Any:
+        """A strategy configured by the golden ``params`` of ``family`` (``None``: configured as
+        probed); ``case`` is handed to the build hook."""
+        ...
+
+    def portable_spec(self) -> str | None:
+        """A spec another process can resolve without pytest's hooks, if there is one."""
+        ...
+
+
+def open_source(
+    resolved: Resolved,
+    settings: Settings,
+    *,
+    build_hook: BuildHook,
+    env: Callable[[], dict[str, str]],
+) -> Source:
+    """The source for ``resolved``; with ``settings.isolate``, a Python strategy is served by the
+    built-in harness in a process of its own. ``env`` gives a harness process's environment."""
+    from pytest_rmq_conformance.engine.sources.harness import HarnessSource, isolated
+    from pytest_rmq_conformance.engine.sources.python import PythonSource
+    from pytest_rmq_conformance.engine.sources.reference import ReferenceSource
+
+    if resolved.kind == "harness":
+        return HarnessSource(resolved, settings, env)
+    source: Source = ReferenceSource(resolved, settings) if resolved.kind == "reference" else PythonSource(resolved, settings, build_hook)
+    if settings.isolate:
+        return HarnessSource(isolated(resolved, source.portable_spec()), settings, env)
+    return source
