@@ -8,7 +8,7 @@ import pytest
 
 Q = ["-p", "no:cacheprovider", "-p", "no:randomly"]
 
-MODULES = ["clock", "config", "process_queue", "broker", "rebalance", "pull", "consume", "simulation", "group", "ownership", "message_flow"]
+MODULES = ["clock", "config", "process_queue", "broker", "rebalance", "pull", "consume", "group", "ownership", "message_flow"]
 
 
 @pytest.mark.parametrize("module", MODULES)

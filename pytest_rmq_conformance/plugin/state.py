@@ -55,8 +55,8 @@ class Conformance:
 
     def report(self, outcome) -> str:
         """The failure report of ``outcome``, ending with the line that reruns its case."""
+        from pytest_rmq_conformance.engine.commands import rerun_command
         from pytest_rmq_conformance.engine.reports import format_outcome
-        from pytest_rmq_conformance.plugin.verdicts import rerun_command
 
         case = outcome.case
         return format_outcome(case, outcome.run, outcome.mismatches, outcome.error, rerun_command(self.settings, case.id))

@@ -20,11 +20,7 @@ from typing import Any, Literal, NoReturn
 
 import pytest
 
-from pytest_rmq_conformance.engine.commands import replay_command, rerun_command
-
 __all__ = [
-    "rerun_command",
-    "replay_command",
     "fail_case",
     "fail_sort",
     "skip_not_run",
@@ -44,6 +40,7 @@ def _properties(request, **values: Any) -> None:
 
 def fail_case(request, conformance, outcome) -> None:
     """Fail the running test with the report of the failed golden ``outcome``."""
+    from pytest_rmq_conformance.engine.commands import rerun_command
     from pytest_rmq_conformance.engine.divergence import of_outcome
     from pytest_rmq_conformance.engine.reports import format_mismatch
 
@@ -69,6 +66,7 @@ def fail_sort(request, conformance, case_id: str, problems: list[str], *, fault:
     """Fail the running sort check of golden case ``case_id``: the harness's sort failed
     (``fault``) or ordered a list unlike Java (``problems``, one per list). Grouped by cause
     with the golden failures; rerun by a line that runs this one sort check."""
+    from pytest_rmq_conformance.engine.commands import rerun_command
     from pytest_rmq_conformance.engine.divergence import FAULT, WRONG_QUEUES
     from pytest_rmq_conformance.engine.reports import reason_of
 
@@ -112,6 +110,8 @@ def skip_not_run(request, reason: str) -> None:
 def fail_generated(request, conformance, report: str, **found: Any) -> None:
     """Fail the running generated check with ``report`` and the line that replays it (``found``:
     more properties, such as ``shrinking``)."""
+    from pytest_rmq_conformance.engine.commands import replay_command
+
     replay = replay_command(conformance.settings, f"{request.node.path}::{request.node.name}")
     _properties(request, cause=report.splitlines()[0], rerun=replay, **found)
     pytest.fail(f"{report}\n  replay: {replay}", pytrace=False)

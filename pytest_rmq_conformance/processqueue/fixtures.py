@@ -20,12 +20,11 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.model import MessageQueue
     from pytest_rmq_conformance.processqueue.clock import ExampleClock
     from pytest_rmq_conformance.processqueue.config import ClientConfig
+    from pytest_rmq_conformance.processqueue.group import GroupSimulation
     from pytest_rmq_conformance.processqueue.process_queue import ProcessQueue
     from pytest_rmq_conformance.processqueue.rebalance import RebalanceImpl
-    from pytest_rmq_conformance.processqueue.simulation import GroupSimulation
 
 __all__ = [
-    "ExampleClock",
     "TimedStrategy",
     "rmq_client_version",
     "rmq_clock",
@@ -33,14 +32,6 @@ __all__ = [
     "rmq_rebalance",
     "rmq_group_simulation",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "ExampleClock":  # it lives with the other clocks
-        from pytest_rmq_conformance.processqueue.clock import ExampleClock
-
-        return ExampleClock
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class TimedStrategy:
@@ -200,7 +191,7 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
             print("queues moved:", sim.churn(since=since))
     """
     from pytest_rmq_conformance.engine.scenarios import Scenario, default_params
-    from pytest_rmq_conformance.processqueue.simulation import GroupSimulation, default_clients, default_queues
+    from pytest_rmq_conformance.processqueue.group import GroupSimulation, default_clients, default_queues
 
     def make(
         strategy: Any = None,

@@ -20,7 +20,7 @@ from pytest_rmq_conformance.engine.steps import check_step
 from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyFault
 from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated
 from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
-from pytest_rmq_conformance.processqueue.simulation import GroupSimulation
+from pytest_rmq_conformance.processqueue.group import GroupSimulation
 
 pytestmark = pytest.mark.rmq_check("rebalance")
 
