@@ -83,7 +83,7 @@ def test_the_budgets_come_from_the_ini_file_and_refuse_nonsense(suite):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*ini rmq_check_time: expected a number of seconds, not 'abc'*"])
     result = suite.runpytest(*Q, "--rmq-strategy=AVG", "--rmq-shrink-time=-1")
-    result.stderr.fnmatch_lines(["*--rmq-shrink-time must be 0 or more seconds*"])
+    result.stderr.fnmatch_lines(["*--rmq-shrink-time: must be 0 or more seconds*"])
 
 
 def test_results_hold_every_outcome_with_cause_divergence_and_rerun(suite, tmp_path):

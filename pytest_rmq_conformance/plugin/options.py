@@ -1,21 +1,24 @@
 """Command-line options and ini keys, and the run's settings read from them.
 
-Each choice is read from its option, then its environment variable, then
-its ini key, then the default; the report header says which one it came
-from. Reading options imports nothing of the engine until the settings
-themselves are built.
+Every setting in :data:`CHOICES` is read by one rule: its option, then its
+environment variable ``RMQ_<NAME>``, then its ini key ``rmq_<name>``, then the
+default; the report header says where the strategy and the release came
+from, and a bad value is named with its origin. Reading options imports
+nothing of the engine until the settings themselves are built.
 """
 
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["CHECKS", "add_options", "choose", "wants_suite", "selects", "settings_from", "seed_of", "checks_of", "case_lists"]
+__all__ = ["CHECKS", "CHOICES", "Choice", "add_options", "choose", "wants_suite", "selects", "settings_from", "seed_of", "checks_of", "case_lists"]
 
 #: the parts of the suite ``--rmq-checks`` selects; suite module ``test_<part>.py`` holds part ``<part>``
 CHECKS = ("golden", "sort", "invariants", "one-answer", "reference", "rebalance")
@@ -50,7 +53,12 @@ def add_options(parser) -> None:
         action="store_true",
         help="compare answers as lists in Java's order (default: as sets, as the rebalance uses them)",
     )
-    group.addoption("--rmq-timeout", type=float, metavar="SECONDS", help="time limit of one allocate() call (default 5; 0 for none)")
+    group.addoption(
+        "--rmq-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time limit of one allocate() call (default 5; 0 for none). Also: env RMQ_TIMEOUT, ini rmq_timeout.",
+    )
     group.addoption(
         "--rmq-max-hangs",
         type=int,
@@ -69,7 +77,7 @@ def add_options(parser) -> None:
         type=int,
         metavar="N",
         help="restart a harness process at most N times after faults (crash, garbage, overrun; default 3), "
-        "then report the remaining cases as not run. Also: ini rmq_max_restarts.",
+        "then report the remaining cases as not run. Also: env RMQ_MAX_RESTARTS, ini rmq_max_restarts.",
     )
     group.addoption(
         "--rmq-xfail-file",
@@ -104,13 +112,18 @@ def add_options(parser) -> None:
         help="how hard the generated checks look: quick (default, every run) or thorough (nightly). "
         "Also: env RMQ_PROFILE, ini rmq_profile.",
     )
-    group.addoption("--rmq-examples", type=int, metavar="N", help="generated examples per check, instead of the profile's number")
+    group.addoption(
+        "--rmq-examples",
+        type=int,
+        metavar="N",
+        help="generated examples per check, instead of the profile's number. Also: env RMQ_EXAMPLES, ini rmq_examples.",
+    )
     group.addoption(
         "--rmq-shrink-time",
         type=float,
         metavar="SECONDS",
         help="time a generated check may spend shrinking a failure to a smaller example (default 5); when it "
-        "runs out, the smallest failing example found so far is reported. Also: ini rmq_shrink_time.",
+        "runs out, the smallest failing example found so far is reported. Also: env RMQ_SHRINK_TIME, ini rmq_shrink_time.",
     )
     group.addoption(
         "--rmq-check-time",
@@ -118,7 +131,7 @@ def add_options(parser) -> None:
         metavar="SECONDS",
         help="time a generated check may spend drawing examples (default: 60 for the quick profile, 900 for "
         "thorough); when it runs out, the check passes on the examples it tried and a warning says how many. "
-        "Also: ini rmq_check_time.",
+        "Also: env RMQ_CHECK_TIME, ini rmq_check_time.",
     )
     group.addoption(
         "--rmq-results",
@@ -129,33 +142,109 @@ def add_options(parser) -> None:
         "--rmq-seed",
         type=int,
         metavar="N",
-        help="seed of the generated checks (default: a new one each run, printed in the header; also: env RMQ_SEED)",
+        help="seed of the generated checks (default: a new one each run, printed in the header). "
+        "Also: env RMQ_SEED, ini rmq_seed.",
     )
-    parser.addini("rmq_strategy", "strategy under test (see --rmq-strategy)")
-    parser.addini("rmq_profile", "profile of the generated checks (see --rmq-profile)")
-    parser.addini("rmq_reference_version", "RocketMQ reference release (see --rmq-reference-version)")
-    parser.addini("rmq_timeout", "time limit of one allocate() call in seconds (see --rmq-timeout)")
-    parser.addini("rmq_max_restarts", "restarts of a faulty harness process (see --rmq-max-restarts)")
-    parser.addini("rmq_shrink_time", "seconds a generated check may spend shrinking a failure (see --rmq-shrink-time)")
-    parser.addini("rmq_check_time", "seconds a generated check may spend drawing examples (see --rmq-check-time)")
+    for choice in CHOICES.values():
+        parser.addini(choice.dest, f"default of --rmq-{choice.name} (an option or ${choice.env} wins)")
 
 
-def choose(config, option: str, env: str, ini: str, default: str) -> tuple[str, str]:
-    """``(value, where it came from)``: the option, the environment variable, the ini key, the default."""
-    value = config.getoption(option)
-    if value:
-        return value, f"--{option.replace('_', '-')}"
-    if os.environ.get(env):
-        return os.environ[env], f"${env}"
-    if config.getini(ini):
-        return str(config.getini(ini)), f"ini {ini}"
-    return default, "default"
+def _number(text: str, kind: type, what: str) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        raise ValueError(f"expected {what}, not {text!r}") from None
+
+
+def _seconds(text: str) -> float:
+    value = _number(text, float, "a number of seconds")
+    if value < 0:
+        raise ValueError(f"must be 0 or more seconds, not {value:g}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = _number(text, int, "a whole number")
+    if value < 0:
+        raise ValueError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _examples(text: str) -> int:
+    value = _number(text, int, "a whole number")
+    if value < 1:
+        raise ValueError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    return _number(text, int, "a whole number")
+
+
+def _profile(text: str) -> str:
+    if text not in PROFILE_NAMES:
+        raise ValueError(f"expected one of {', '.join(PROFILE_NAMES)}, not {text!r}")
+    return text
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A setting read from option ``--rmq-<name>``, then ``$RMQ_<NAME>``, then ini ``rmq_<name>``."""
+
+    name: str  # as in the option, e.g. "max-restarts"
+    parse: Callable[[str], Any] = str
+
+    @property
+    def dest(self) -> str:
+        return "rmq_" + self.name.replace("-", "_")
+
+    @property
+    def env(self) -> str:
+        return self.dest.upper()
+
+    def read(self, config, default: Any) -> tuple[Any, str]:
+        """``(value, where it came from)``; a value that does not parse is a usage error naming where it is."""
+        found = [
+            (config.getoption(self.dest), f"--rmq-{self.name}"),
+            (os.environ.get(self.env), f"${self.env}"),
+            (config.getini(self.dest), f"ini {self.dest}"),
+        ]
+        for value, origin in found:
+            if value is None or value == "":
+                continue
+            try:
+                return self.parse(str(value)), origin
+            except ValueError as exc:
+                raise pytest.UsageError(f"{origin}: {exc}") from None
+        return default, "default"
+
+
+#: every setting read by the one rule, by option name
+CHOICES = {
+    choice.name: choice
+    for choice in (
+        Choice("strategy"),
+        Choice("reference-version"),
+        Choice("profile", _profile),
+        Choice("timeout", _seconds),
+        Choice("max-restarts", _count),
+        Choice("examples", _examples),
+        Choice("shrink-time", _seconds),
+        Choice("check-time", _seconds),
+        Choice("seed", _seed),
+    )
+}
+
+
+def choose(config, name: str, default: Any = None) -> tuple[Any, str]:
+    """``(value, where it came from)`` of the setting ``name`` (a key of :data:`CHOICES`)."""
+    return CHOICES[name].read(config, default)
 
 
 def wants_suite(config) -> bool:
     """Whether this run checks a strategy: a strategy chosen (option, ``$RMQ_STRATEGY``, ini key),
     ``--rmq-suite``, or the suite among the paths. Only then is the report header shown."""
-    _, origin = choose(config, "rmq_strategy", "RMQ_STRATEGY", "rmq_strategy", "")
+    _, origin = choose(config, "strategy")
     return (
         origin != "default"
         or bool(config.getoption("rmq_suite"))
@@ -174,48 +263,25 @@ def selects(config) -> bool:
 
 
 def seed_of(config) -> int:
-    """``--rmq-seed``, ``$RMQ_SEED``, the controller's seed on an xdist worker, or a new one."""
-    seed = config.getoption("rmq_seed")
-    if seed is None and os.environ.get("RMQ_SEED"):
-        try:
-            seed = int(os.environ["RMQ_SEED"])
-        except ValueError:
-            raise pytest.UsageError(f"$RMQ_SEED must be an integer, not {os.environ['RMQ_SEED']!r}") from None
-    if seed is None:
-        seed = getattr(config, "workerinput", {}).get("rmq_seed")
+    """The seed of the generated checks: chosen (option, ``$RMQ_SEED``, ini), the controller's on
+    an xdist worker, or a new one."""
+    seed, _ = choose(config, "seed", getattr(config, "workerinput", {}).get("rmq_seed"))
     return random.randrange(2**32) if seed is None else seed
 
 
 def settings_from(config, seed: int) -> Any:
-    """The run's :class:`~pytest_rmq_conformance.engine.subject.Settings`."""
+    """The run's :class:`~pytest_rmq_conformance.engine.settings.Settings`."""
     from pytest_rmq_conformance.engine.settings import DEFAULT_STRATEGY, Settings
     from pytest_rmq_conformance.javalang import normalize_charset
     from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
 
-    spec, origin = choose(config, "rmq_strategy", "RMQ_STRATEGY", "rmq_strategy", DEFAULT_STRATEGY)
-    version, version_origin = choose(
-        config, "rmq_reference_version", "RMQ_REFERENCE_VERSION", "rmq_reference_version", DEFAULT_RELEASE
-    )
-    timeout = config.getoption("rmq_timeout")
-    if timeout is None:
-        timeout = float(config.getini("rmq_timeout") or str(Settings.timeout))
+    spec, origin = choose(config, "strategy", DEFAULT_STRATEGY)
+    version, version_origin = choose(config, "reference-version", DEFAULT_RELEASE)
     try:
         charset = normalize_charset(config.getoption("rmq_charset") or "UTF-8")
     except ValueError as exc:
         raise pytest.UsageError(f"--rmq-charset: {exc}") from None
-    profile, _ = choose(config, "rmq_profile", "RMQ_PROFILE", "rmq_profile", "quick")
-    if profile not in PROFILE_NAMES:
-        raise pytest.UsageError(f"rmq profile {profile!r}: expected one of {', '.join(PROFILE_NAMES)}")
-    restarts = config.getoption("rmq_max_restarts")
-    if restarts is None:
-        restarts = int(config.getini("rmq_max_restarts") or Settings.max_restarts)
-    if restarts < 0:
-        raise pytest.UsageError(f"--rmq-max-restarts must be 0 or more, not {restarts}")
-    examples = config.getoption("rmq_examples")
-    if examples is not None and examples < 1:
-        raise pytest.UsageError(f"--rmq-examples must be at least 1, not {examples}")
-    shrink_time = _seconds(config, "rmq_shrink_time", None)
-    check_time = _seconds(config, "rmq_check_time", None)
+    timeout, _ = choose(config, "timeout", Settings.timeout)
     return Settings(
         spec=spec,
         origin=origin,
@@ -225,33 +291,15 @@ def settings_from(config, seed: int) -> Any:
         strict_order=config.getoption("rmq_strict_order"),
         timeout=timeout or None,
         max_hangs=config.getoption("rmq_max_hangs"),
-        max_restarts=restarts,
+        max_restarts=choose(config, "max-restarts", Settings.max_restarts)[0],
         isolate=config.getoption("rmq_isolate"),
-        profile=profile,
+        profile=choose(config, "profile", Settings.profile)[0],
         seed=seed,
-        examples=examples,
-        shrink_time=Settings.shrink_time if shrink_time is None else shrink_time,
-        check_time=check_time,
+        examples=choose(config, "examples")[0],
+        shrink_time=choose(config, "shrink-time", Settings.shrink_time)[0],
+        check_time=choose(config, "check-time")[0],
         search_path=tuple(dict.fromkeys(str(folder) for folder in (config.invocation_params.dir, config.rootpath))),
     )
-
-
-def _seconds(config, name: str, default: float | None) -> float | None:
-    """A time in seconds from option ``--name``, else ini key ``name``, else ``default``; never negative."""
-    option = f"--{name.replace('_', '-')}"
-    value = config.getoption(name)
-    where = option
-    if value is None and config.getini(name):
-        where = f"ini {name}"
-        try:
-            value = float(config.getini(name))
-        except ValueError:
-            raise pytest.UsageError(f"{where}: expected a number of seconds, not {config.getini(name)!r}") from None
-    if value is None:
-        return default
-    if value < 0:
-        raise pytest.UsageError(f"{where} must be 0 or more seconds, not {value:g}")
-    return value
 
 
 def checks_of(config) -> list[str] | None:
