@@ -477,7 +477,7 @@ def test_ids_are_stable_and_runs_under_xdist(pytester):
     conftest = (
         "from pytest_rmq_conformance.plugin import rmq_state\n\n"
         "def pytest_sessionfinish(session):\n    import os\n"
-        "    open(f'seed-{os.getpid()}', 'w').write(str(rmq_state(session.config).conformance.settings.seed))\n"
+        "    open(f'seed-{os.getpid()}', 'w').write(str(rmq_state(session.config).settings.seed))\n"
     )
     pytester.makeconftest(conftest)
     result = pytester.runpytest_subprocess(*Q, "--rmq-strategy=CONFIG", "--rmq-examples=5", "-n", "2")

@@ -159,3 +159,12 @@ class GoldenCases:
             outcome = CaseOutcome(case, run, subject.name, tuple(mismatches))
         self._observe(outcome)
         return outcome
+
+    def report(self, outcome: CaseOutcome) -> str:
+        """The failure report of ``outcome``, ending with the line that reruns its case."""
+        from pytest_rmq_conformance.engine.commands import rerun_command
+        from pytest_rmq_conformance.engine.reports import format_outcome
+
+        case = outcome.case
+        rerun = rerun_command(self.subject.settings, case.id)
+        return format_outcome(case, outcome.run, outcome.mismatches, outcome.error, rerun)

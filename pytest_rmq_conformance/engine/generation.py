@@ -339,20 +339,20 @@ class Groups:
     """
 
     def __init__(self, subject):
-        self.conformance = subject  # the strategy under test (a Subject, or the plugin's Conformance)
+        self.subject = subject  # the strategy under test
 
     def _fixed(self, drawn):
-        fixed = self.conformance.fixed_params()
+        fixed = self.subject.fixed_params()
         return drawn if fixed is None else drawn.map(lambda s: replace(s, params=fixed))
 
     def scenarios(self, adversarial: bool = False) -> SearchStrategy:
-        return self._fixed(scenarios(self.conformance.family, adversarial))
+        return self._fixed(scenarios(self.subject.family, adversarial))
 
     def explicit(self) -> list:
         """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`,
         :func:`~.groups.room_trap_groups`, :func:`~.groups.edge_config_groups`), for checks that
         compare with the reference."""
-        family, fixed = self.conformance.family, self.conformance.fixed_params()
+        family, fixed = self.subject.family, self.subject.fixed_params()
         if family is None:
             return []
         groups = ring_trap_groups(family) + room_trap_groups(family)
@@ -361,15 +361,14 @@ class Groups:
         return groups if fixed is None else [replace(group, params=fixed) for group in groups]
 
     def plans(self) -> SearchStrategy:
-        drawn = plans(self.conformance.family)
-        fixed = self.conformance.fixed_params()
+        drawn = plans(self.subject.family)
+        fixed = self.subject.fixed_params()
         if fixed is None:
             return drawn
         return drawn.map(lambda plan: replace(plan, start=replace(plan.start, params=fixed)))
 
     def skip_reason(self) -> str | None:
         """Why the generated checks cannot run (the strategy does not load, or cannot be generated for)."""
-        conformance = self.conformance
-        if conformance.load_error is not None:
-            return f"the strategy could not be loaded: {conformance.load_error}"
-        return conformance.generation_problem
+        if self.subject.load_error is not None:
+            return f"the strategy could not be loaded: {self.subject.load_error}"
+        return self.subject.generation_problem

@@ -23,7 +23,7 @@ import pytest
 
 from pytest_rmq_conformance.plugin import options
 from pytest_rmq_conformance.plugin.collection import case_id, select, suite_part
-from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_groups  # noqa: F401 (registered here)
+from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_golden, rmq_groups  # noqa: F401 (registered here)
 from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
 from pytest_rmq_conformance.processqueue.fixtures import (  # noqa: F401 (registered here)
     rmq_client_version,
@@ -78,11 +78,10 @@ def _check_usage(state) -> None:
     """Raise :class:`pytest.UsageError` for a strategy that cannot be loaded or a release no golden data covers."""
     from pytest_rmq_conformance.engine.golden import GoldenDataError
 
-    conformance = state.conformance
-    if conformance.subject.load_error is not None:
-        raise pytest.UsageError(conformance.subject.load_error)
+    if state.subject.load_error is not None:
+        raise pytest.UsageError(state.subject.load_error)
     try:
-        conformance.golden_cases()
+        state.golden.cases()
     except LookupError as exc:
         raise pytest.UsageError(f"--rmq-reference-version={state.settings.version}: {exc}") from None
     except GoldenDataError:
@@ -101,8 +100,8 @@ def pytest_configure_node(node):
 
 def pytest_unconfigure(config):
     state = config.stash.get(STATE, None)
-    if state is not None and state.conformance.subject.load_error is None:
-        harness = state.conformance.subject.harness
+    if state is not None and state.subject.load_error is None:
+        harness = state.subject.harness
         if harness is not None:  # say bye: the harness process ends with the run
             harness.stop()
     hang_file = config.stash.get(HANG_FILE, None)
@@ -128,7 +127,7 @@ def pytest_ignore_collect(collection_path, config):
     if chosen is not None and part not in chosen:
         return True
     if part == "sort" and config.stash.get(ACTIVE, False):
-        subject = rmq_state(config).conformance.subject
+        subject = rmq_state(config).subject
         return True if subject.load_error is None and subject.harness is None else None
     return None
 
@@ -142,7 +141,7 @@ def pytest_generate_tests(metafunc):
     marker = metafunc.definition.get_closest_marker("rmq_check")
     if marker is None or "rmq_family" not in metafunc.fixturenames or marker.args[0] in _ALL_FAMILIES_AT_ONCE:
         return
-    subject = rmq_state(metafunc.config).conformance.subject
+    subject = rmq_state(metafunc.config).subject
     if subject.load_error is None and subject.harness is not None and len(subject.families) > 1:
         metafunc.parametrize("rmq_family", subject.families, indirect=True, scope="session", ids=subject.families)
 

@@ -6,7 +6,7 @@ import pytest
 
 from pytest_rmq_conformance.plugin.state import rmq_state
 
-__all__ = ["rmq_family", "rmq_conformance", "rmq_groups"]
+__all__ = ["rmq_family", "rmq_conformance", "rmq_golden", "rmq_groups"]
 
 
 @pytest.fixture(scope="session")
@@ -19,18 +19,26 @@ def rmq_family(request):
 
 @pytest.fixture(scope="session")
 def rmq_conformance(pytestconfig, rmq_family):
-    """The strategy under test (``--rmq-strategy``) and its golden cases at the selected release.
+    """The strategy under test (``--rmq-strategy``) at the selected release: a
+    :class:`~pytest_rmq_conformance.engine.subject.Subject` (``name``, ``family``,
+    ``properties``, ``settings``, ``build_for(scenario)``, ``reference_for(scenario)``, ...),
+    held to ``rmq_family`` when it serves several."""
+    subject = rmq_state(pytestconfig).subject
+    return subject if rmq_family is None else subject.for_family(rmq_family)
 
-    Example::
 
-        def test_duplicated_client_ids(rmq_conformance):
-            for case in rmq_conformance.golden_cases():
+@pytest.fixture(scope="session")
+def rmq_golden(pytestconfig):
+    """The golden cases of the strategy under test at the selected release (a
+    :class:`~pytest_rmq_conformance.engine.cases.GoldenCases`). Example::
+
+        def test_duplicated_client_ids(rmq_golden):
+            for case in rmq_golden.cases():
                 if case.category == "duplicates":
-                    outcome = rmq_conformance.run_case(case)
-                    assert outcome.passed, rmq_conformance.report(outcome)
+                    outcome = rmq_golden.run_case(case)
+                    assert outcome.passed, rmq_golden.report(outcome)
     """
-    conformance = rmq_state(pytestconfig).conformance
-    return conformance if rmq_family is None else conformance.for_family(rmq_family)
+    return rmq_state(pytestconfig).golden
 
 
 @pytest.fixture(scope="session")

@@ -29,8 +29,7 @@ def header_lines(state) -> list[str]:
     from pytest_rmq_conformance.engine.golden import GoldenDataError
     from pytest_rmq_conformance.engine.settings import profile_examples
 
-    conformance = state.conformance
-    subject = conformance.subject
+    subject, golden = state.subject, state.golden
     settings = subject.settings
     lines = [f"strategy {settings.spec} ({settings.origin})"]
     if subject.load_error is not None:  # not in a run of the suite, where it is a usage error
@@ -55,11 +54,11 @@ def header_lines(state) -> list[str]:
             )
         else:
             try:
-                count = len(conformance.golden_cases())
+                count = len(golden.cases())
             except (GoldenDataError, LookupError) as exc:
                 lines.append(f"golden vectors unusable: {exc}")
             else:
-                note = f"; {conformance.golden_note}" if conformance.golden_note else ""
+                note = f"; {golden.note}" if golden.note else ""
                 lines.append(f"golden vectors: {count} {'/'.join(subject.families)} cases{note}")
     lines.append(
         f"generated checks: profile {settings.profile}, {profile_examples(settings)} examples each, "

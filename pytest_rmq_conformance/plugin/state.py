@@ -6,7 +6,7 @@ suite never imports the engine.
     from pytest_rmq_conformance.plugin.state import rmq_state
 
     def pytest_collection_finish(session):
-        subject = rmq_state(session.config).conformance.subject
+        subject = rmq_state(session.config).subject
 """
 
 from __future__ import annotations
@@ -17,56 +17,19 @@ from typing import Any
 
 import pytest
 
-__all__ = ["RunState", "Conformance", "rmq_state", "SUITE_DIR"]
+__all__ = ["RunState", "rmq_state", "SUITE_DIR"]
 
 SUITE_DIR = Path(__file__).resolve().parent.parent / "suite"
 
 
-class Conformance:
-    """The strategy under test and its golden cases, as the ``rmq_conformance`` fixture gives them.
-
-    Everything a :class:`~pytest_rmq_conformance.engine.subject.Subject` has (``name``,
-    ``family``, ``properties``, ``build_for``, ``reference_for``, ``settings``, ...), plus the
-    golden cases: ``golden_cases()``, ``run_case(case)`` and ``report(outcome)``.
-    """
-
-    def __init__(self, subject, golden):
-        self.subject, self.golden = subject, golden
-        self._views: dict[str, Conformance] = {}
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.subject, name)
-
-    def for_family(self, family: str) -> Conformance:
-        """The strategy under test held to one of the families it serves (see ``rmq_family``)."""
-        if family not in self._views:
-            self._views[family] = Conformance(self.subject.for_family(family), self.golden)
-        return self._views[family]
-
-    def golden_cases(self) -> list:
-        return self.golden.cases()
-
-    @property
-    def golden_note(self) -> str:
-        return self.golden.note
-
-    def run_case(self, case):
-        return self.golden.run_case(case)
-
-    def report(self, outcome) -> str:
-        """The failure report of ``outcome``, ending with the line that reruns its case."""
-        from pytest_rmq_conformance.engine.commands import rerun_command
-        from pytest_rmq_conformance.engine.reports import format_outcome
-
-        case = outcome.case
-        return format_outcome(case, outcome.run, outcome.mismatches, outcome.error, rerun_command(self.settings, case.id))
-
-
 @dataclass
 class RunState:
-    """The strategy under test, known divergences and chosen parts of the suite, for one run."""
+    """The strategy under test (a :class:`~pytest_rmq_conformance.engine.subject.Subject`), its
+    golden cases (:class:`~pytest_rmq_conformance.engine.cases.GoldenCases`), known divergences
+    and chosen parts of the suite, for one run."""
 
-    conformance: Conformance
+    subject: Any
+    golden: Any
     xfail_lists: list[Any] = field(default_factory=list)
     skip_lists: list[Any] = field(default_factory=list)
     case_patterns: list[str] = field(default_factory=list)
@@ -74,7 +37,7 @@ class RunState:
 
     @property
     def settings(self):
-        return self.conformance.subject.settings
+        return self.subject.settings
 
 
 STATE = pytest.StashKey[RunState]()
@@ -123,7 +86,8 @@ def _build(config) -> RunState:
         observe=lambda outcome: hook.pytest_rmq_case_outcome(outcome=outcome, config=config),
     )
     return RunState(
-        Conformance(subject, golden),
+        subject,
+        golden,
         case_lists(config, "rmq_xfail_file"),
         case_lists(config, "rmq_skip_file"),
         list(config.getoption("rmq_case")),

@@ -38,8 +38,8 @@ def _properties(request, **values: Any) -> None:
     request.node.user_properties.extend((f"rmq_{key}", value) for key, value in values.items() if value is not None)
 
 
-def fail_case(request, conformance, outcome) -> None:
-    """Fail the running test with the report of the failed golden ``outcome``."""
+def fail_case(request, golden, outcome) -> None:
+    """Fail the running test with the report of the failed golden ``outcome`` (of ``golden``, the run's golden cases)."""
     from pytest_rmq_conformance.engine.commands import rerun_command
     from pytest_rmq_conformance.engine.divergence import of_outcome
     from pytest_rmq_conformance.engine.reports import format_mismatch
@@ -53,12 +53,12 @@ def fail_case(request, conformance, outcome) -> None:
         cause=first,
         reason=outcome.reason,
         divergence=divergence,
-        rerun=rerun_command(conformance.settings, outcome.case.id),
+        rerun=rerun_command(golden.subject.settings, outcome.case.id),
         **{"class": of_outcome(outcome)},
     )
     raised = next((m.answer.exception for m in outcome.mismatches if m.answer.exception is not None), None)
     shown = None if raised is None else user_traceback(raised, request.config)
-    report = conformance.report(outcome)
+    report = golden.report(outcome)
     pytest.fail(report if shown is None else f"{report}\n  raised in the strategy's code:\n{shown}", pytrace=False)
 
 

@@ -19,9 +19,10 @@ class NotReplayable:
 def pytest_generate_tests(metafunc):
     if "rmq_golden_case" not in metafunc.fixturenames:
         return
-    conformance = rmq_state(metafunc.config).conformance
+    state = rmq_state(metafunc.config)
+    subject = state.subject
     try:
-        cases = conformance.golden_cases()
+        cases = state.golden.cases()
     except GoldenDataError as exc:
         metafunc.parametrize("rmq_golden_case", [NotReplayable(f"malformed golden data: {exc}", True)], ids=["golden-data"])
         return
@@ -31,23 +32,23 @@ def pytest_generate_tests(metafunc):
     if cases:
         metafunc.parametrize("rmq_golden_case", cases, ids=[case.id for case in cases])
         return
-    if not conformance.families:
-        reason = f"{conformance.name!r} has no Java twin: no golden vectors apply"
+    if not subject.families:
+        reason = f"{subject.name!r} has no Java twin: no golden vectors apply"
     else:
-        reason = f"no golden case of {'/'.join(conformance.families)} at RocketMQ {conformance.settings.version}"
-        reason += f" with charset {conformance.settings.charset}"
+        reason = f"no golden case of {'/'.join(subject.families)} at RocketMQ {subject.settings.version}"
+        reason += f" with charset {subject.settings.charset}"
     metafunc.parametrize("rmq_golden_case", [NotReplayable(reason, False)], ids=["no-golden-cases"])
 
 
-def test_golden(rmq_golden_case, rmq_conformance, request):
+def test_golden(rmq_golden_case, rmq_golden, request):
     if isinstance(rmq_golden_case, NotReplayable):
         if rmq_golden_case.fail:
             pytest.fail(rmq_golden_case.reason, pytrace=False)
         pytest.skip(rmq_golden_case.reason)
-    outcome = rmq_conformance.run_case(rmq_golden_case)
+    outcome = rmq_golden.run_case(rmq_golden_case)
     if outcome.not_run:
         skip_not_run(request, outcome.skipped)
     if outcome.skipped is not None:
         pytest.skip(outcome.skipped)
     if not outcome.passed:
-        fail_case(request, rmq_conformance, outcome)
+        fail_case(request, rmq_golden, outcome)

@@ -30,13 +30,13 @@ pytestmark = pytest.mark.rmq_check("sort")
 def pytest_generate_tests(metafunc):
     if "rmq_sort_case" not in metafunc.fixturenames:
         return
-    conformance = rmq_state(metafunc.config).conformance
-    hello = conformance.subject.hello
+    state = rmq_state(metafunc.config)
+    hello = state.subject.hello
     if hello is not None and not hello.sort:
         metafunc.parametrize("rmq_sort_case", [NOT_SERVED], ids=["not-served"])
         return
     try:
-        cases = conformance.golden_cases()
+        cases = state.golden.cases()
     except (GoldenDataError, LookupError):
         cases = []  # test_golden says why
     if not cases:
