@@ -26,7 +26,7 @@ from itertools import islice
 from typing import IO, Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.engine.remote import PROTOCOL, queue_to_json
+from pytest_rmq_conformance.engine.protocol import VERSION, message, queue_to_json
 from pytest_rmq_conformance.engine.replay import ANSWER_SLACK, item_problem
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.engine.subject import Subject
@@ -82,7 +82,7 @@ class Server:
 
     def hello(self) -> dict[str, Any]:
         return {
-            "protocol": PROTOCOL,
+            "protocol": VERSION,
             "implementation": {
                 "name": self.name,
                 "language": f"Python {platform.python_version()}",
@@ -142,18 +142,17 @@ class Server:
         request = json.loads(line)
         command = request.get("cmd")
         if command == "hello":
-            return self.hello()
+            return message("hello-response", self.hello())
         if command == "bye":
             return None
         request_id = request.get("id")
+        if command not in ("allocate", "sort"):
+            return {"id": request_id, "unsupported": f"unknown command {command!r}"}
         try:
-            if command == "allocate":
-                return {"id": request_id, **self.allocate(request)}
-            if command == "sort":
-                return {"id": request_id, **self.sort(request)}
+            answer = self.allocate(request) if command == "allocate" else self.sort(request)
         except (KeyError, TypeError, ValueError) as exc:
-            return {"id": request_id, "unsupported": f"malformed {command} request: {type(exc).__name__}: {exc}"}
-        return {"id": request_id, "unsupported": f"unknown command {command!r}"}
+            answer = {"unsupported": f"malformed {command} request: {type(exc).__name__}: {exc}"}
+        return message(f"{command}-response", {"id": request_id, **answer})
 
     def serve(self, requests: IO[bytes], answers: IO[bytes]) -> None:
         for raw in requests:

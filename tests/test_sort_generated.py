@@ -12,7 +12,7 @@ Q = ["-p", "no:cacheprovider", "-p", "no:xdist"]
 NATURAL_SORT = '''
 import sys
 from pytest_rmq_conformance import harness
-from pytest_rmq_conformance.engine.remote import queue_to_json
+from pytest_rmq_conformance.engine.protocol import queue_to_json
 from pytest_rmq_conformance.javalang import java_sorted_strings, java_string_key
 
 

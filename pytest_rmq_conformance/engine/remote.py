@@ -3,7 +3,8 @@
 A harness is a long-lived process. The suite writes one JSON object per line
 to its stdin and reads exactly one JSON object per line from its stdout for
 each request, in order; stderr is its log, of which the last lines are kept
-for failure reports. The messages (``schemas/protocol-*.schema.json``)::
+for failure reports. The messages (declared in ``schemas/protocol-*.schema.json``, read by
+:mod:`~pytest_rmq_conformance.engine.protocol`, which builds every request)::
 
     {"cmd": "hello", "protocol": 1}
         -> {"protocol": 1, "implementation": {"name", "language", "version", "homepage"?},
@@ -39,11 +40,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+from pytest_rmq_conformance.engine.protocol import VERSION, message, queue_to_json
 from pytest_rmq_conformance.engine.replay import Answer
 from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = [
-    "PROTOCOL",
     "Hello",
     "Harness",
     "HarnessError",
@@ -51,10 +52,8 @@ __all__ = [
     "HarnessGaveUp",
     "Unsupported",
     "RemoteStrategy",
-    "queue_to_json",
 ]
 
-PROTOCOL = 1
 #: how long a harness may take to start and say hello, in seconds, at the least
 STARTUP_SECONDS = 30.0
 STARTUP_RULE = f"the start-up limit: {STARTUP_SECONDS:g} s or twice --rmq-timeout, whichever is longer"
@@ -100,10 +99,6 @@ class Hello:
 
     def describe(self) -> str:
         return f"{self.name} {self.version} ({self.language})"
-
-
-def queue_to_json(mq: MessageQueue) -> list:
-    return [mq.topic, mq.broker_name, mq.queue_id]
 
 
 def _quote(line: str) -> str:
@@ -174,7 +169,7 @@ class _Process:
         popen = self.popen
         if popen.poll() is None and say_bye:
             try:
-                self.send({"cmd": "bye"})
+                self.send(message("bye", {"cmd": "bye"}))
                 popen.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -248,7 +243,7 @@ class Harness:
         process = _Process(self.argv, self.cwd, self.env)
         self._process = process
         limit = max(STARTUP_SECONDS, 2 * (self.timeout or 0))
-        self._send(process, {"cmd": "hello", "protocol": PROTOCOL}, "hello")
+        self._send(process, message("hello-request", {"cmd": "hello", "protocol": VERSION}), "hello")
         line = self._read_line(process, limit, "hello")
         hello = self._parse_hello(line, process)
         if self._hello is not None and hello != self._hello:
@@ -309,8 +304,8 @@ class Harness:
         problem = None
         implementation = message.get("implementation")
         strategies = message.get("strategies")
-        if message.get("protocol") != PROTOCOL:
-            problem = f"speaks protocol {message.get('protocol')!r}, not {PROTOCOL}"
+        if message.get("protocol") != VERSION:
+            problem = f"speaks protocol {message.get('protocol')!r}, not {VERSION}"
         elif not isinstance(implementation, dict) or not all(
             isinstance(implementation.get(key), str) for key in ("name", "language", "version")
         ):
@@ -334,14 +329,14 @@ class Harness:
 
     # -- requests ------------------------------------------------------------
 
-    def request(self, message: Mapping[str, Any], calls: int = 1) -> dict:
-        """Send ``message`` (its ``id`` is added) and return the answer to it, checked for its id."""
+    def request(self, fields: Mapping[str, Any], calls: int = 1) -> dict:
+        """Send the request ``fields`` (its ``id`` is added) and return the answer to it, checked for its id."""
         with self._lock:
             process = self._ensure_started()
             self._next_id += 1
             request_id = self._next_id
-            waiting_for = f"{message['cmd']} request {request_id}"
-            self._send(process, {**message, "id": request_id}, waiting_for)
+            waiting_for = f"{fields['cmd']} request {request_id}"
+            self._send(process, message(f"{fields['cmd']}-request", {**fields, "id": request_id}), waiting_for)
             limit = None if not self.timeout else self.timeout * max(1, calls)
             answer = self._parse(self._read_line(process, limit, waiting_for), process, waiting_for)
             if answer.get("id") != request_id:
