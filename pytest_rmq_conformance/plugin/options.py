@@ -149,36 +149,26 @@ def add_options(parser) -> None:
         parser.addini(choice.dest, f"default of --rmq-{choice.name} (an option or ${choice.env} wins)")
 
 
-def _number(text: str, kind: type, what: str) -> Any:
-    try:
-        return kind(text)
-    except ValueError:
-        raise ValueError(f"expected {what}, not {text!r}") from None
+def _parser(kind: type, what: str, least: float | None = None, unit: str = "") -> Callable[[str], Any]:
+    """Parses a ``kind`` (``what`` names it in errors) of at least ``least``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise ValueError(f"expected {what}, not {text!r}") from None
+        if least is not None and value < least:
+            bound = "0 or more" if least == 0 else f"at least {least:g}"
+            raise ValueError(f"must be {bound}{unit}, not {value:g}")
+        return value
+
+    return parse
 
 
-def _seconds(text: str) -> float:
-    value = _number(text, float, "a number of seconds")
-    if value < 0:
-        raise ValueError(f"must be 0 or more seconds, not {value:g}")
-    return value
-
-
-def _count(text: str) -> int:
-    value = _number(text, int, "a whole number")
-    if value < 0:
-        raise ValueError(f"must be 0 or more, not {value}")
-    return value
-
-
-def _examples(text: str) -> int:
-    value = _number(text, int, "a whole number")
-    if value < 1:
-        raise ValueError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    return _number(text, int, "a whole number")
+_seconds = _parser(float, "a number of seconds", 0, " seconds")
+_count = _parser(int, "a whole number", 0)
+_examples = _parser(int, "a whole number", 1)
+_seed = _parser(int, "a whole number")
 
 
 def _profile(text: str) -> str:
