@@ -28,7 +28,6 @@ def run(pytester, *args):
     return pytester.runpytest(*Q, *args)
 
 
-@pytest.mark.cross_product
 @pytest.mark.parametrize("name", sorted(BREAKERS))
 def test_each_check_rejects_the_strategy_built_to_break_it(suite, name):
     test, extra = BREAKERS[name]

@@ -13,10 +13,11 @@ NO_PYTEST = ["engine", "strategies", "processqueue", "pipeline", "matrix"]
 
 
 def _modules(folder):
-    for path in sorted((PACKAGE / folder).glob("*.py")):
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
         if path.name == "fixtures.py" or path.name in ("job.py", "plots.py", "summary.py"):  # fixtures: pytest's; Spark and plots: the extra
             continue
-        yield f"pytest_rmq_conformance.{folder}.{path.stem}".removesuffix(".__init__")
+        dotted = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        yield f"pytest_rmq_conformance.{dotted}".removesuffix(".__init__")
 
 
 def test_the_engine_imports_with_pytest_blocked():

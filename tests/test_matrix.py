@@ -24,8 +24,6 @@ from pytest_rmq_conformance.matrix.cells import build_matrix
 from pytest_rmq_conformance.matrix.render import MatrixError, validate, write_matrix
 from pytest_rmq_conformance.model import MessageQueue
 
-pytestmark = pytest.mark.once
-
 PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 QUEUE = MessageQueue("t", "b", 0)
 

@@ -312,7 +312,6 @@ NOT_A_STRATEGY = 42
 """
 
 
-@pytest.mark.cross_product
 @pytest.mark.parametrize(
     "spec, line",
     [

@@ -13,8 +13,6 @@ from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example, layout_of, parse_range
 
-pytestmark = pytest.mark.once
-
 TESTS = Path(__file__).parent
 
 
@@ -161,9 +159,14 @@ def test_a_strategy_in_the_current_directory_is_found(swept, tmp_path, monkeypat
 
 # -- on Spark ---------------------------------------------------------------------------
 
-needs_spark = pytest.mark.skipif(
+_no_spark = pytest.mark.skipif(
     importlib.util.find_spec("pyspark") is None, reason="the sweep runs on PySpark: the sweep extra, Python 3.11+"
 )
+
+
+def needs_spark(test):
+    """A test of the sweep on Spark: the py311 env, which installs the sweep extra, runs it (``once``)."""
+    return pytest.mark.once(_no_spark(test))
 
 
 @pytest.fixture(scope="module")

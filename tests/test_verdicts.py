@@ -150,7 +150,6 @@ ODD = {
 }
 
 
-@pytest.mark.cross_product
 @pytest.mark.parametrize("name", sorted(ODD))
 def test_each_odd_answer_gets_a_clear_golden_verdict(suite, name):
     ret, says = ODD[name]
@@ -161,7 +160,6 @@ def test_each_odd_answer_gets_a_clear_golden_verdict(suite, name):
     assert "Traceback" not in result.stdout.str()
 
 
-@pytest.mark.cross_product
 @pytest.mark.parametrize(
     "name, check, says",
     [

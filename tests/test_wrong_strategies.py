@@ -8,8 +8,6 @@ from miniatures import MINIATURES, ORDER_ONLY
 
 from pytest_rmq_conformance.engine.replay import replay_case
 
-pytestmark = pytest.mark.once
-
 
 def mismatches_of(golden, family, build, strict_order):
     """The mismatches of the first case-run that has any (all of them: [] when it conforms)."""

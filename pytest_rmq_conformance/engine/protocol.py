@@ -2,8 +2,9 @@
 message, shipped with the package. This module reads the declaration; the client
 (:mod:`~pytest_rmq_conformance.engine.remote`) and the built-in harness
 (:mod:`pytest_rmq_conformance.harness`) build every message they send through :func:`message`,
-which refuses a field the declaration does not have and a required one that is missing, and the
-tests validate both directions of real conversations against the schemas.
+which refuses a missing required field, and a field the declaration does not have where the
+message is closed (every request is); the answers' variants (``oneOf``) are the schemas'
+business, and the tests validate both directions of real conversations against them.
 
     >>> message("hello-request", {"cmd": "hello", "protocol": VERSION})
     {'cmd': 'hello', 'protocol': 1}
@@ -34,10 +35,9 @@ PREFIX = "protocol-"
 
 @dataclass(frozen=True)
 class Message:
-    """One message of the protocol: its name (``allocate-request``), title and fields."""
+    """One message of the protocol: its name (``allocate-request``) and top-level fields."""
 
     name: str
-    title: str
     fields: frozenset[str]
     required: frozenset[str]
     closed: bool  # no fields beyond the declared ones
@@ -56,7 +56,6 @@ def declared() -> dict[str, Message]:
         name = path.name.removeprefix(PREFIX).removesuffix(".schema.json")
         found[name] = Message(
             name,
-            schema.get("title", name),
             frozenset(schema.get("properties", {})),
             frozenset(schema.get("required", ())),
             schema.get("additionalProperties", True) is False,

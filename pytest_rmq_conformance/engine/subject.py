@@ -163,7 +163,7 @@ class Subject:
     @property
     def is_reference(self) -> bool:
         source = self.source
-        return source is not None and source.resolved.kind == "reference"
+        return source is not None and source.reference
 
     def _declared_properties(self) -> tuple[frozenset[str], str]:
         assert self._source is not None
@@ -194,15 +194,15 @@ class Subject:
         """For an instance of a Java family, the golden-vocabulary parameters of its configuration
         (every case and group must use them); ``None`` when they are free."""
         source, family = self.source, self.family_record
-        if source is None or not source.configured or family is None:
+        if source is None or source.instance is None or family is None:
             return None
-        return family.params_of(source.resolved.target)
+        return family.params_of(source.instance)
 
     def accepts(self, strategy: str, params: Mapping[str, Any]) -> bool:
         """Whether a case of ``strategy`` configured by ``params`` can be asked of the strategy:
         always for a class or factory, only its own configuration for an instance."""
         source, family = self.source, self.family_record
-        if source is None or not source.configured:
+        if source is None or source.instance is None:
             return True
         if family is None or family.name != strategy:
             return False
@@ -213,7 +213,7 @@ class Subject:
     def generation_problem(self) -> str | None:
         """Why groups cannot be generated for this strategy, if they cannot."""
         source, family = self.source, self.family_record
-        if source is not None and source.configured and family is not None and self.fixed_params() is None:
+        if source is not None and source.instance is not None and family is not None and self.fixed_params() is None:
             return (
                 f"an instance of {family.name} carries a configuration that generated groups cannot "
                 "describe; pass its class or a factory to run the generated checks"
@@ -224,7 +224,7 @@ class Subject:
     def fresh_instances(self) -> bool:
         """Whether every build makes a new object (not so for an instance spec)."""
         source = self.source
-        return source is not None and not source.configured
+        return source is not None and source.instance is None
 
     # -- building ----------------------------------------------------------
 

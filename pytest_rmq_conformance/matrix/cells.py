@@ -25,8 +25,7 @@ from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.strategies import families
 
-__all__ = [
-    "load_problems","CHECKS", "build_matrix", "golden_runs", "implementation_of"]
+__all__ = ["CHECKS", "build_matrix", "golden_runs", "implementation_of", "load_problems"]
 
 CHECKS = ("golden", "generated")
 SUMMARY = 200  # characters of a divergence's one-line summary

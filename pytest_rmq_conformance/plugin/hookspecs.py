@@ -74,7 +74,7 @@ def pytest_rmq_golden_dirs(config):
 def pytest_rmq_case_outcome(outcome, config):
     """Observe the outcome of one golden case, for custom reports.
 
-    ``outcome`` is a :class:`~pytest_rmq_conformance.engine.subject.CaseOutcome`:
+    ``outcome`` is a :class:`~pytest_rmq_conformance.engine.cases.CaseOutcome`:
     ``case``, ``run``, ``strategy_name``, ``mismatches`` (empty when the
     case conforms), ``error`` (why the case could not be replayed, or
     ``None``) and ``passed``. Called on the process that ran the case (an

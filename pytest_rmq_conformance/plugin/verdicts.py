@@ -67,7 +67,7 @@ def fail_sort(request, conformance, case_id: str, problems: list[str], *, fault:
     (``fault``) or ordered a list unlike Java (``problems``, one per list). Grouped by cause
     with the golden failures; rerun by a line that runs this one sort check."""
     from pytest_rmq_conformance.engine.commands import rerun_command
-    from pytest_rmq_conformance.engine.divergence import FAULT, WRONG_QUEUES
+    from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
     from pytest_rmq_conformance.engine.reports import reason_of
 
     if fault is not None:
@@ -77,8 +77,10 @@ def fail_sort(request, conformance, case_id: str, problems: list[str], *, fault:
         cause = problems[0].splitlines()[0]
         reason = "the harness sorts unlike Java: " + ", ".join(problem.split(":", 1)[0] for problem in problems)
     rerun = rerun_command(conformance.settings, case_id, check="sort")
-    # an order unlike Java's hands the members other shares: queues consumed twice or not at all
-    found = {"class": FAULT if fault is not None else WRONG_QUEUES}
+    # an order unlike Java's hands the members other shares: queues consumed twice or not at all;
+    # sorting lists Java refuses to sort is error behaviour only
+    refused = all("Java's sort threw" in problem for problem in problems)
+    found = {"class": FAULT if fault is not None else ERROR_BEHAVIOUR if refused else WRONG_QUEUES}
     _properties(request, cause=cause, reason=reason, divergence=cause, rerun=rerun, **found)
     pytest.fail(f"{report}\n  rerun: {rerun}", pytrace=False)
 

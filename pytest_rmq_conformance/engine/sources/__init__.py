@@ -8,7 +8,7 @@ behind one protocol. The subject asks; each source answers in its own module.
                 spec served by the built-in harness in a process of its own (``--rmq-isolate``)
 ==============  =======================================================================
 
-:func:`open_source` picks the source for a resolved spec; nothing else looks at how a spec
+:func:`open_source` picks the source for a resolved spec; nothing else branches on how a spec
 resolved.
 """
 
@@ -45,9 +45,15 @@ class Source(Protocol):
         ...
 
     @property
-    def configured(self) -> bool:
-        """Whether the strategy carries its own configuration (an instance): every build is that
-        very object, and only cases of its configuration can be asked of it."""
+    def instance(self) -> Any:
+        """The strategy object itself when the spec named one: it carries its own configuration,
+        every build is that very object, and only cases of its configuration can be asked of it;
+        else ``None``."""
+        ...
+
+    @property
+    def reference(self) -> bool:
+        """Whether this is the suite's own reference port (its golden replay follows each run's charset)."""
         ...
 
     def probe(self) -> str:

@@ -22,7 +22,8 @@ __all__ = ["HarnessSource", "isolated"]
 class HarnessSource:
     """The harness process is started when probed (its hello names it) and serves every build."""
 
-    configured = False
+    instance = None
+    reference = False
 
     def __init__(self, resolved: Resolved, settings: Settings, env: Callable[[], dict[str, str]]):
         self.resolved, self.settings, self._env = resolved, settings, env

@@ -25,10 +25,11 @@ class PythonSource:
     """A class, factory or instance; the build hook may build each case's strategy instead."""
 
     harness = None
+    reference = False
 
     def __init__(self, resolved: Resolved, settings: Settings, build_hook: BuildHook):
         self.resolved, self.settings, self._build_hook = resolved, settings, build_hook
-        self.configured = resolved.kind == "instance"
+        self.instance = resolved.target if resolved.kind == "instance" else None
         self._probe_keywords: dict[str, Any] = {}
         self._probed: Any = None
         self._name: str | None = None
@@ -40,8 +41,8 @@ class PythonSource:
 
     def probe(self) -> str:
         spec, settings = self.settings.spec, self.settings
-        if self.configured:
-            strategy = self.resolved.target
+        if self.instance is not None:
+            strategy = self.instance
         else:
             strategy, failures = None, []
             for keywords in probe_keywords(settings.version, settings.charset):
@@ -88,8 +89,8 @@ class PythonSource:
         return None
 
     def build(self, family: str | None, params: Mapping[str, Any], case: Any, charset: str) -> Any:
-        if self.configured:
-            return self.resolved.target
+        if self.instance is not None:
+            return self.instance
         if family is None:
             keywords = dict(self._probe_keywords)
         else:
@@ -100,7 +101,7 @@ class PythonSource:
         resolved = self.resolved
         if resolved.where == resolved.spec or resolved.where.startswith("entry point"):
             return resolved.spec
-        if self.configured:  # an object a hook made: nothing to import it by
+        if self.instance is not None:  # an object a hook made: nothing to import it by
             return None
         module, qualname = getattr(resolved.target, "__module__", None), getattr(resolved.target, "__qualname__", None)
         if not module or not qualname or "<" in qualname:

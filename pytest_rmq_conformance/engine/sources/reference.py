@@ -20,7 +20,8 @@ class ReferenceSource:
     """``AVG``, ``CONSISTENT_HASH``, ...: the suite's own port, behaving as the selected release."""
 
     harness = None
-    configured = False
+    instance = None
+    reference = True
 
     def __init__(self, resolved: Resolved, settings: Settings):
         self.resolved, self.settings = resolved, settings
