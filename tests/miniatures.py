@@ -7,6 +7,7 @@ strategy family it imitates and a builder ``(params, version) -> strategy``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from bisect import bisect_left
 
@@ -82,13 +83,18 @@ class CircleStartsAtOne(AllocateMessageQueueAveragelyByCircle):
         return [mq_all[p] for p in range(index, len(mq_all), len(cid_all))]
 
 
+@functools.cache  # a ring asks the same keys on every call
+def _last_four_md5_bytes(key: str) -> int:
+    return int.from_bytes(hashlib.md5(key.encode("utf-8")).digest()[-4:], "big")
+
+
 class HashLastFourBytes(AllocateMessageQueueConsistentHash):
     """Reads the last four MD5 bytes instead of the first four."""
 
     def __init__(self, virtual_node_cnt=10, **kwargs):
         super().__init__(
             virtual_node_cnt,
-            lambda key: int.from_bytes(hashlib.md5(key.encode("utf-8")).digest()[-4:], "big"),
+            _last_four_md5_bytes,
             **kwargs,
         )
 

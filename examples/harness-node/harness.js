@@ -48,26 +48,22 @@ function byCircle(params, currentCid, mqAll, cidAll) {
 }
 
 // Java's String.getBytes(UTF_8): a surrogate pair is one 4-byte character, a lone surrogate is '?'
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 function javaUtf8(text) {
-  const bytes = [];
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      bytes.push(...Buffer.from(text.slice(i, i + 2), 'utf8'));
-      i++;
-    } else if (unit >= 0xd800 && unit <= 0xdfff) {
-      bytes.push(0x3f);
-    } else {
-      bytes.push(...Buffer.from(text[i], 'utf8'));
-    }
-  }
-  return Buffer.from(bytes);
+  return Buffer.from(text.replace(LONE_SURROGATE, '?'), 'utf8');
 }
 
-// the default ring hash: the first four MD5 bytes, big-endian, as a non-negative long
+// the default ring hash: the first four MD5 bytes, big-endian, as a non-negative long;
+// remembered, since a group asks the same client and queue names on every call
+const ringKeys = new Map();
 function md5Key(text) {
-  return crypto.createHash('md5').update(javaUtf8(text)).digest().readUInt32BE(0);
+  let key = ringKeys.get(text);
+  if (key === undefined) {
+    if (ringKeys.size >= 1 << 20) ringKeys.clear();
+    key = crypto.createHash('md5').update(javaUtf8(text)).digest().readUInt32BE(0);
+    ringKeys.set(text, key);
+  }
+  return key;
 }
 
 function queueText(mq) {
