@@ -17,9 +17,9 @@ import statistics
 import sys
 import time
 
-from pytest_rmq_conformance.engine.cases import GoldenCases
+from pytest_rmq_conformance.engine.golden.cases import GoldenCases
+from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.engine.subject import Subject
 
 
 def replay(spec: str, release: str) -> tuple[float, int]:

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from pytest_rmq_conformance.engine.golden import load_golden
+from pytest_rmq_conformance.engine.golden.data import load_golden
 
 DEFAULT_SPECS = [
     "AVG",

@@ -38,8 +38,8 @@ def run(spec: str, version: str, cwd: str):
 
 
 def flow_speed(version: str) -> str:
+    from pytest_rmq_conformance.engine.kinds import reference_strategy
     from pytest_rmq_conformance.processqueue import GroupSimulation, MessageFlow
-    from pytest_rmq_conformance.strategies import reference_strategy
 
     sim = GroupSimulation(
         lambda: reference_strategy("AVG"), queues=24, clients=4, version=version,

@@ -32,7 +32,7 @@ BARE = r"""
 import json, sys
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.strategies import reference_strategy
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 calls = 0
 for line in (golden_dir() / "AVG.jsonl").read_text(encoding="utf-8").splitlines():
     case = json.loads(line)

@@ -18,11 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator
 from pytest_rmq_conformance.pipeline.space import SweepSpace
-from pytest_rmq_conformance.strategies import REFERENCE_CLASSES
 
-SPECS = sorted(REFERENCE_CLASSES)
+SPECS = sorted(ports())
 
 
 def plain(space: SweepSpace) -> tuple:

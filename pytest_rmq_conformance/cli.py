@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
-from pytest_rmq_conformance.engine.golden_import import import_harness
-from pytest_rmq_conformance.engine.replay import replay_case
-from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, reference_strategy
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
+from pytest_rmq_conformance.engine.kinds import ports, reference_strategy
+from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness
+from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 
 __all__ = ["main"]
 
@@ -28,7 +28,7 @@ __all__ = ["main"]
 def _replay(args: argparse.Namespace) -> int:
     golden = load_golden(args.golden)
     runs = [run for run in golden.runs.values() if not args.release or run.rocketmq in args.release]
-    strategies = args.strategy or sorted(REFERENCE_CLASSES)
+    strategies = args.strategy or sorted(ports())
     calls: Counter = Counter()
     failed: Counter = Counter()
     cases: Counter = Counter()
@@ -86,7 +86,7 @@ def _golden_import(args: argparse.Namespace) -> int:
 
 def _sweep_specs(args: argparse.Namespace) -> list[str]:
     """The six reference strategies (unless ``--no-references``), then each ``--strategy``, once."""
-    references = [] if args.no_references else sorted(REFERENCE_CLASSES)
+    references = [] if args.no_references else sorted(ports())
     return list(dict.fromkeys([*references, *(args.strategy or ())]))
 
 
@@ -152,7 +152,7 @@ def _number(value: float | None) -> str:
 
 def _sweep(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
-    from pytest_rmq_conformance.strategies import parse_release
+    from pytest_rmq_conformance.releases import parse_release
 
     def error(message: str) -> int:
         print(f"rmq-conformance sweep: error: {message}", file=sys.stderr)
@@ -198,7 +198,7 @@ def _sweep(args: argparse.Namespace) -> int:
 def _matrix(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix, load_problems
     from pytest_rmq_conformance.matrix.render import write_matrix
-    from pytest_rmq_conformance.strategies import parse_release
+    from pytest_rmq_conformance.releases import parse_release
 
     shipped = sorted({run.rocketmq for run in load_golden().runs.values()}, key=parse_release)
     releases = args.release or shipped
@@ -210,7 +210,7 @@ def _matrix(args: argparse.Namespace) -> int:
     if problems or not checks:
         print(f"rmq-conformance matrix: error: {'; '.join(problems) or '--checks is empty'}", file=sys.stderr)
         return 2
-    specs = args.specs or sorted(REFERENCE_CLASSES)
+    specs = args.specs or sorted(ports())
     here = (os.getcwd(),)  # a module:attribute spec's module may sit in the current directory
     problems = load_problems(specs, releases[0], timeout=args.timeout or None, search_path=here)
     if problems:
@@ -246,7 +246,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
     replay.add_argument(
-        "--strategy", action="append", choices=sorted(REFERENCE_CLASSES), help="only this strategy (repeatable)"
+        "--strategy", action="append", choices=sorted(ports()), help="only this strategy (repeatable)"
     )
     replay.add_argument("--golden", type=Path, help="a golden directory other than the shipped one")
     replay.set_defaults(handler=_replay)

@@ -30,7 +30,7 @@ BAD_ANSWERS = Path(__file__).with_name("bad_answers.py")
 def golden():
     """The shipped golden set, parsed (and checked for consistency) as the plugin reads it; its
     schema validation is test_golden_schema.py::test_every_golden_case_matches_the_schema."""
-    from pytest_rmq_conformance.engine.golden import load_golden
+    from pytest_rmq_conformance.engine.golden.data import load_golden
 
     return load_golden()
 
@@ -54,7 +54,7 @@ def toy_registered():
     """Forgets the toy family (tests/toy_family.py registers ROTATE on import) after the test, so
     that the other tests of this process see only the built-in families."""
     yield
-    from pytest_rmq_conformance.strategies import families
+    from pytest_rmq_conformance.engine import kinds
 
-    families.unregister("ROTATE")
+    kinds.unregister_family("ROTATE")
     sys.modules.pop("toy_family", None)

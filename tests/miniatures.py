@@ -11,6 +11,7 @@ import functools
 import hashlib
 from bisect import bisect_left
 
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.strategies import (
     AllocateMachineRoomNearby,
     AllocateMessageQueueAveragely,
@@ -20,7 +21,6 @@ from pytest_rmq_conformance.strategies import (
     AllocateMessageQueueConsistentHash,
     check_arguments,
     md5_hash,
-    reference_strategy,
 )
 from pytest_rmq_conformance.strategies.consistent_hash import HashRing
 

@@ -2,7 +2,7 @@
 
 from pytest_rmq_conformance import cli
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.engine.golden import load_golden
+from pytest_rmq_conformance.engine.golden.data import load_golden
 
 
 def test_the_replay_table_names_what_each_column_counts(capsys):

@@ -7,13 +7,13 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.engine.generation import Groups, check_examples
-from pytest_rmq_conformance.engine.groups import room_trap_groups, scenarios, virtual_node_counts
-from pytest_rmq_conformance.engine.scenarios import Scenario
+from pytest_rmq_conformance.engine.generated.generation import check_examples
+from pytest_rmq_conformance.engine.kinds import reference_strategy
+from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.javalang import java_split
-from pytest_rmq_conformance.strategies import reference_strategy
+from pytest_rmq_conformance.kinds.allocation.groups import Groups, room_trap_groups, scenarios, virtual_node_counts
+from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 
 FIRST = settings(
     max_examples=2000, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=list(HealthCheck)

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, families, reference_strategy
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.kinds import ports, reference_strategy
 
 pytestmark = pytest.mark.once
 
@@ -62,16 +63,16 @@ def test_a_registered_family_is_a_reference_name(monkeypatch, toy_registered):
     monkeypatch.syspath_prepend(str(TESTS))
     import toy_family
 
-    assert families.get("ROTATE").port is toy_family.Rotate
-    assert REFERENCE_CLASSES["ROTATE"] is toy_family.Rotate
+    assert kinds.get("ROTATE").port is toy_family.Rotate
+    assert ports()["ROTATE"] is toy_family.Rotate
     assert reference_strategy("ROTATE", {"offset": 1}).offset == 1
-    assert families.family_of("ROTATE").name == "ROTATE" and families.family_of("ROTATE-X") is None
+    assert kinds.family_of("ROTATE").name == "ROTATE" and kinds.family_of("ROTATE-X") is None
 
 
 @pytest.mark.parametrize("family", ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "CONFIG"])
 def test_params_and_keywords_invert_each_other(family):
     """An instance built from a family's keywords describes itself with the params it was built from."""
-    record = families.get(family)
+    record = kinds.get(family)
     strategy = reference_strategy(family, record.probe)
     described = record.params_of(strategy)
     if family == "MACHINE_ROOM_NEARBY":  # a resolver object has no golden description
@@ -82,4 +83,4 @@ def test_params_and_keywords_invert_each_other(family):
 
 def test_an_unknown_family_names_the_known_ones():
     with pytest.raises(ValueError, match=r"unknown strategy 'NOPE'; expected one of .*'AVG'"):
-        families.get("NOPE")
+        kinds.get("NOPE")

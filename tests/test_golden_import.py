@@ -5,9 +5,9 @@ import json
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
-from pytest_rmq_conformance.engine.golden_import import import_harness
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness
 
 pytestmark = pytest.mark.once
 

@@ -7,11 +7,12 @@ from collections import Counter
 import pytest
 
 from pytest_rmq_conformance import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.engine.golden import JavaError, load_golden
-from pytest_rmq_conformance.engine.replay import replay_case
+from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.javalang import java_sorted_strings
-from pytest_rmq_conformance.strategies import reference_strategy
+from pytest_rmq_conformance.kinds.allocation.cases import JavaError
+from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 
 pytestmark = pytest.mark.once
 

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden, schema_problems
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden, schema_problems
 from pytest_rmq_conformance.engine.resources import golden_dir, schemas_dir
 
 pytestmark = pytest.mark.once

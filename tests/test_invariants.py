@@ -3,7 +3,8 @@
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.engine.invariants import (
+from pytest_rmq_conformance.engine.kinds import reference_strategy
+from pytest_rmq_conformance.kinds.allocation.invariants import (
     balance,
     coverage,
     group_assignment,
@@ -14,7 +15,6 @@ from pytest_rmq_conformance.engine.invariants import (
     stability_on_join,
     stability_on_leave,
 )
-from pytest_rmq_conformance.strategies import reference_strategy
 
 MQS = [MessageQueue("TopicTest", "broker-a", q) for q in range(24)]
 CIDS = [f"10.0.0.{i}@1" for i in range(1, 5)]

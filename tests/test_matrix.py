@@ -17,9 +17,9 @@ import pytest
 
 import pytest_rmq_conformance
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES, classify, worst
-from pytest_rmq_conformance.engine.golden import Expected, JavaError
-from pytest_rmq_conformance.engine.replay import Answer, Mismatch
+from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES, worst
+from pytest_rmq_conformance.kinds.allocation.cases import Expected, JavaError
+from pytest_rmq_conformance.kinds.allocation.replay import Answer, Mismatch, classify
 from pytest_rmq_conformance.matrix.cells import build_matrix
 from pytest_rmq_conformance.matrix.render import MatrixError, validate, write_matrix
 from pytest_rmq_conformance.model import MessageQueue

@@ -8,16 +8,17 @@ from pathlib import Path
 import pytest
 from miniatures import MINIATURES, PLUGIN_ARGS
 
+from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.plugin.terminal import GROUP_SHOWN, MANY
-from pytest_rmq_conformance.strategies import REFERENCE_CLASSES, RELEASES
+from pytest_rmq_conformance.releases import RELEASES
 
 Q = ["-p", "no:cacheprovider"]
 #: these tests are about the golden replay and the plugin's plumbing; the generated checks
 #: have their own tests (test_generated.py)
 GOLDEN_ONLY = "--rmq-checks=golden"
 
-REFERENCE_CLASS_NAMES = [cls.__name__ for cls in REFERENCE_CLASSES.values()]
+REFERENCE_CLASS_NAMES = [cls.__name__ for cls in ports().values()]
 
 
 def outcomes(result):
@@ -46,7 +47,7 @@ BUILT_IN_RUNS = [
 
 
 def test_the_built_in_runs_cover_every_name_and_release():
-    assert sorted(name for name, _ in BUILT_IN_RUNS) == sorted(REFERENCE_CLASSES)
+    assert sorted(name for name, _ in BUILT_IN_RUNS) == sorted(ports())
     assert sorted(release for _, release in BUILT_IN_RUNS) == sorted(RELEASES * 2)
 
 

@@ -8,9 +8,10 @@ claimed, hypothesis finds a group where the port breaks it — so the table in
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from pytest_rmq_conformance.engine.calls import assign
-from pytest_rmq_conformance.engine.groups import java_ordered, plans, scenarios
-from pytest_rmq_conformance.engine.properties import (
+from pytest_rmq_conformance.engine.kinds import reference_strategy
+from pytest_rmq_conformance.kinds.allocation.calls import assign
+from pytest_rmq_conformance.kinds.allocation.groups import plans, scenarios
+from pytest_rmq_conformance.kinds.allocation.properties import (
     CHANGE_PROPERTIES,
     DEFAULT_PROPERTIES,
     GROUP_PROPERTIES,
@@ -20,7 +21,8 @@ from pytest_rmq_conformance.engine.properties import (
     java_properties,
     parse_properties,
 )
-from pytest_rmq_conformance.strategies import RELEASES, reference_strategy
+from pytest_rmq_conformance.kinds.allocation.scenarios import java_ordered
+from pytest_rmq_conformance.releases import RELEASES
 
 pytestmark = pytest.mark.once
 

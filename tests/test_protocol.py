@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from pytest_rmq_conformance.engine.protocol import declared, message, problems
+from pytest_rmq_conformance.engine.protocol.messages import declared, message, problems
 
 #: stands between the suite and the built-in harness, checking every line both ways
 SPY = r'''
 import json, subprocess, sys
-from pytest_rmq_conformance.engine.protocol import problems
+from pytest_rmq_conformance.engine.protocol.messages import problems
 
 log = open(sys.argv[1], "a", encoding="utf-8")
 server = subprocess.Popen([sys.executable, "-m", "pytest_rmq_conformance.harness"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rmq_conformance.engine.remote import STARTUP_SECONDS
+from pytest_rmq_conformance.engine.protocol.client import STARTUP_SECONDS
 from pytest_rmq_conformance.engine.resources import schema_validator
 
 README = Path(__file__).resolve().parent.parent / "README.md"

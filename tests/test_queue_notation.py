@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.engine.reports import format_mismatch, short_queues
+from pytest_rmq_conformance.kinds.allocation.reports import format_mismatch, short_queues
 from pytest_rmq_conformance.model import MessageQueue, shown_name
 
 #: different queues whose old text, ``topic@broker@id`` or ``topic@broker: id``, was the same
@@ -72,8 +72,8 @@ def test_a_bare_name_is_exactly_the_name():
 
 
 def test_a_mismatch_report_uses_the_notation():
-    from pytest_rmq_conformance.engine.golden import Expected
-    from pytest_rmq_conformance.engine.replay import Answer, Mismatch
+    from pytest_rmq_conformance.kinds.allocation.cases import Expected
+    from pytest_rmq_conformance.kinds.allocation.replay import Answer, Mismatch
 
     mq = MessageQueue("a@b", "c", 0)
     mismatch = Mismatch("case", "5.3.3", Expected("cid", queues=(mq,)), Answer(queues=()), "1 missing", (mq,), ())
@@ -81,8 +81,8 @@ def test_a_mismatch_report_uses_the_notation():
 
 
 def test_a_detail_repeated_in_a_row_is_shown_once_with_its_count():
-    from pytest_rmq_conformance.engine.reports import format_generated
-    from pytest_rmq_conformance.engine.scenarios import Scenario
+    from pytest_rmq_conformance.kinds.allocation.reports import format_generated
+    from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 
     group = Scenario("AVG", {}, "group", (MessageQueue("t", "b", 0),), ("a@1", "b@1", "c@1"))
     failed = "build: building the strategy failed: RuntimeError: no"

@@ -117,7 +117,7 @@ def test_a_group_simulation_with_a_strategy_that_does_not_load_is_a_usage_error(
 
 
 def test_the_factories_take_any_strategy_and_version(rmq_rebalance, rmq_group_simulation, rmq_process_queue):
-    from pytest_rmq_conformance.strategies import reference_strategy
+    from pytest_rmq_conformance.engine.kinds import reference_strategy
 
     assert rmq_process_queue(version="4.9.8").version == "4.9.8"
     impl = rmq_rebalance("pull", strategy=reference_strategy("AVG_BY_CIRCLE"), version="4.9.8")

@@ -3,6 +3,7 @@
 
 import pytest
 
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue import (
     BROADCASTING,
@@ -26,7 +27,6 @@ from pytest_rmq_conformance.processqueue import (
     Timers,
     fill,
 )
-from pytest_rmq_conformance.strategies import reference_strategy
 
 VERSIONS = ["4.9.8", "5.3.3"]
 KINDS = ["push", "pull", "lite-pull"]

@@ -8,8 +8,8 @@ checks the harm it does with exact times and offsets.
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.processqueue.message_flow import MessageFlow
-from pytest_rmq_conformance.strategies import reference_strategy
 
 A, B, C = "192.168.0.1@1000", "192.168.0.2@1001", "192.168.0.3@1002"
 FROM_FIRST = "CONSUME_FROM_FIRST_OFFSET"

@@ -5,8 +5,15 @@ import sys
 
 import pytest
 
-from pytest_rmq_conformance.engine.remote import Harness, HarnessError, HarnessFault, HarnessGaveUp, Unsupported
+from pytest_rmq_conformance.engine.protocol.client import (
+    Harness,
+    HarnessError,
+    HarnessFault,
+    HarnessGaveUp,
+    Unsupported,
+)
 from pytest_rmq_conformance.engine.resources import schema_validator
+from pytest_rmq_conformance.kinds.allocation.protocol import allocate
 from pytest_rmq_conformance.model import MessageQueue
 
 MQ = [MessageQueue("t", "b", i) for i in range(3)]
@@ -72,7 +79,7 @@ def fake(tmp_path):
 
 
 def ask(harness, callers=("c1", "c2", "", "c3")):
-    return harness.allocate("AVG", {}, "5.3.3", "g", MQ, ["c1", "c2", "c3"], list(callers))
+    return allocate(harness, "AVG", {}, "5.3.3", "g", MQ, ["c1", "c2", "c3"], list(callers))
 
 
 def test_answers_become_queues_null_and_exceptions(fake):

@@ -3,8 +3,8 @@
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.engine.golden import ILLEGAL_ARGUMENT, Expected, JavaError
-from pytest_rmq_conformance.engine.replay import Answer, call_strategy, compare_answer
+from pytest_rmq_conformance.kinds.allocation.cases import ILLEGAL_ARGUMENT, Expected, JavaError
+from pytest_rmq_conformance.kinds.allocation.replay import Answer, call_strategy, compare_answer
 
 A, B, C = (MessageQueue("t", "b", q) for q in range(3))
 NPE = JavaError("java.lang.NullPointerException", None)
@@ -97,7 +97,7 @@ def test_answer_descriptions():
 
 
 def test_a_factory_that_refuses_gives_each_call_that_exception(golden):
-    from pytest_rmq_conformance.engine.replay import replay_case
+    from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 
     case = golden.case("pub-AVG-0001-published-example")
 

@@ -6,8 +6,8 @@ import itertools
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.processqueue import ClientConfig, GroupSimulation, MessageFlow, consume
-from pytest_rmq_conformance.strategies import reference_strategy
 
 A = "192.168.0.1@1000"
 MQ = MessageQueue("TopicTest", "broker-a", 0)

@@ -4,8 +4,8 @@ every millisecond instead of spinning at one instant, and settings that would sp
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.processqueue import ClientConfig, GroupSimulation, MessageFlow
-from pytest_rmq_conformance.strategies import reference_strategy
 
 A, B, C = "192.168.0.1@1000", "192.168.0.2@1001", "192.168.0.3@1002"
 NO_MIN_INTERVAL = ClientConfig.from_properties({"rocketmq.client.rebalance.minInterval": "0"})

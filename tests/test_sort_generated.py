@@ -10,19 +10,21 @@ Q = ["-p", "no:cacheprovider", "-p", "no:xdist"]
 
 #: the built-in harness, except that its sort compares queue ids as numbers (no overflow)
 NATURAL_SORT = '''
-import sys
+import json
 from pytest_rmq_conformance import harness
-from pytest_rmq_conformance.engine.protocol import queue_to_json
 from pytest_rmq_conformance.javalang import java_sorted_strings, java_string_key
 
 
 class NaturalSort(harness.Server):
-    @staticmethod
-    def sort(request):
-        mq_all, cid_all = harness._queues(request["mqAll"]), request["cidAll"]
-        key = lambda mq: (java_string_key(mq.topic), java_string_key(mq.broker_name), mq.queue_id)
+    def answer(self, line):
+        request = json.loads(line)
+        if request.get("cmd") != "sort":
+            return super().answer(line)
+        mq_all, cid_all = request["mqAll"], request["cidAll"]
+        key = lambda mq: (java_string_key(mq[0]), java_string_key(mq[1]), mq[2])
         return {
-            "mqAll": None if mq_all is None else [queue_to_json(mq) for mq in sorted(mq_all, key=key)],
+            "id": request["id"],
+            "mqAll": None if mq_all is None else sorted(mq_all, key=key),
             "cidAll": None if cid_all is None else java_sorted_strings(cid_all),
         }
 

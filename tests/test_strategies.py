@@ -3,6 +3,7 @@
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
+from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.strategies import (
     AllocateMachineRoomNearby,
     AllocateMessageQueueAveragely,
@@ -14,7 +15,6 @@ from pytest_rmq_conformance.strategies import (
     MapMachineRoomResolver,
     SplitMachineRoomResolver,
     md5_hash,
-    reference_strategy,
 )
 
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from pytest_rmq_conformance.engine.hangs import HangBudget
+from pytest_rmq_conformance.engine.loading.subject import Subject
+from pytest_rmq_conformance.engine.running.hangs import HangBudget
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.engine.subject import Subject
 from pytest_rmq_conformance.strategies import (
     AllocateMessageQueueAveragely,
     AllocateMessageQueueByConfig,

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from pytest_rmq_conformance.engine.timeouts import CallTimeout, call_with_timeout, time_limits
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, call_with_timeout, time_limits
 
 
 def spin():

@@ -6,7 +6,7 @@ from functools import partial
 import pytest
 from miniatures import MINIATURES, ORDER_ONLY
 
-from pytest_rmq_conformance.engine.replay import replay_case
+from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 
 
 def mismatches_of(golden, family, build, strict_order):

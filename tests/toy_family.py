@@ -7,7 +7,8 @@ Its golden vectors (``data/toy-golden/ROTATE.jsonl``) were worked out by hand.
 
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.strategies import families
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.kinds.allocation.family import PARTITION, AllocationFamily
 
 
 class Rotate:
@@ -32,11 +33,11 @@ def _draw_offset(draw, queues, adversarial):
     return {"offset": draw(st.integers(0, 5))}
 
 
-families.register(
-    families.Family(
+kinds.register_family(
+    AllocationFamily(
         "ROTATE",
         build=lambda params, version, charset: Rotate(params.get("offset", 0)),
-        properties=lambda version: families.PARTITION | {"balance"},
+        properties=lambda version: PARTITION | {"balance"},
         keywords=lambda params, version, charset: {"offset": params.get("offset", 0)},
         params=lambda keywords: {"offset": keywords["offset"]},
         keyword_names=("offset",),

@@ -10,7 +10,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-__all__ = ["data_dir", "golden_dir", "schemas_dir", "schema_validator"]
+__all__ = ["data_dir", "golden_dir", "schemas_dir", "schema_path", "schema_validator"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -45,12 +45,18 @@ def _registry():
     return Registry().with_resources(resources)
 
 
+def schema_path(name: str | Path) -> Path:
+    """``schemas/<name>.schema.json`` of this installation, or ``name`` itself when it is a path."""
+    return name if isinstance(name, Path) else schemas_dir() / f"{name}.schema.json"
+
+
 @cache
-def schema_validator(name: str):
-    """A jsonschema validator for ``schemas/<name>.schema.json`` (cross-file ``$ref`` resolved)."""
+def schema_validator(name: str | Path):
+    """A jsonschema validator for ``schemas/<name>.schema.json``, or the schema file ``name`` when it
+    is a path (``$ref`` to the shipped schemas resolved)."""
     from jsonschema import Draft202012Validator
 
-    path = schemas_dir() / f"{name}.schema.json"
+    path = schema_path(name)
     schema: dict = json.loads(path.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=_registry())

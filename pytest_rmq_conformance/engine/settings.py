@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["Settings", "DEFAULT_STRATEGY", "PROFILES", "CHECK_TIME", "profile_examples", "check_seconds"]
 

@@ -14,16 +14,15 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from typing import Any
 
-from pytest_rmq_conformance.engine.cases import GoldenCases
-from pytest_rmq_conformance.engine.commands import replay_command, rerun_command, suite_node
-from pytest_rmq_conformance.engine.differential import differences
-from pytest_rmq_conformance.engine.divergence import FAULT, SEVERITY, classify, of_outcome, worst
-from pytest_rmq_conformance.engine.generation import Groups, PropertyFailure, check_examples
-from pytest_rmq_conformance.engine.golden import GoldenDataError, load_golden
-from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.divergence import FAULT, SEVERITY, worst
+from pytest_rmq_conformance.engine.generated.generation import check_examples
+from pytest_rmq_conformance.engine.golden.cases import GoldenCases
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
+from pytest_rmq_conformance.engine.loading.subject import Subject
+from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
+from pytest_rmq_conformance.engine.rerun import replay_command, rerun_command, suite_node
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.engine.subject import Subject
-from pytest_rmq_conformance.strategies import families
 
 __all__ = ["CHECKS", "build_matrix", "golden_runs", "implementation_of", "load_problems"]
 
@@ -87,7 +86,7 @@ class _Cell:
             else:
                 self.not_run += 1
             return
-        found = of_outcome(outcome)
+        found = outcome.divergence_class
         if found is None:
             self.passed += 1
             return
@@ -139,43 +138,30 @@ class _Cell:
 
 
 def _generated(subject: Subject, name: str) -> dict[str, Any]:
-    """The differential against the reference port on generated groups, for one family."""
+    """The differential against the reference port on generated inputs, for one family."""
     if subject.is_reference:
         return {"status": "reference", "reason": "the reference port itself"}
-    reason = Groups(subject).skip_reason()
-    if reason is None and subject.family is None:
-        reason = "no Java twin to compare with"
-    if reason is not None:
-        return {"status": "skipped", "reason": reason}
-    settings = subject.settings
-    found: list = []
-
-    def body(scenario):
-        mismatches = differences(
-            subject.build_for, subject.reference_for, scenario, timeout=settings.timeout, strict_order=settings.strict_order
-        )
-        if mismatches:
-            found[:] = [(m, scenario) for m in mismatches]
-            raise PropertyFailure(f"{mismatches[0].problem} for {mismatches[0].expected.current_cid!r}")
-
+    if subject.family is None:
+        return {"status": "skipped", "reason": "no Java twin to compare with"}
+    check = subject.kind.generated(subject)
+    if isinstance(check, str):
+        return {"status": "skipped", "reason": check}
     try:
         # not shrunk: the matrix needs the verdict, and the repro line replays (and shrinks) it under pytest
-        groups = Groups(subject)
-        result = check_examples(subject, groups.scenarios(adversarial=True), body, shrink=False, explicit=groups.explicit())
+        result = check_examples(subject, check.examples, check.body, shrink=False, explicit=check.explicit)
     except Unsupported as exc:
         return {"status": "not-implemented", "reason": f"not implemented: {exc}"}
     except HarnessGaveUp as exc:
         return {"status": "not-run", "reason": str(exc)}
     if result.report is None:
         return {"status": "pass"}
-    classes = [classify(m, scenario.cid_all) for m, scenario in found] or [FAULT]
     return {
         "status": "differs",
         "check": "generated",
         "case": "a generated group",
-        "class": worst(classes),
+        "class": check.classify() or FAULT,
         "summary": _one_line(result.report.splitlines()[0]),
-        "repro": replay_command(settings, suite_node("test_reference", name)),
+        "repro": replay_command(subject.settings, suite_node("test_reference", name)),
     }
 
 
@@ -183,7 +169,7 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
     """The implementation's identity (``None`` if it did not load) and its cells at ``release``."""
     settings = Settings(spec=spec, origin="rmq-conformance matrix", version=release, **options["settings"])
     subject = Subject(settings)
-    cells = {family: _Cell(family, release) for family in families.names()}
+    cells = {family: _Cell(family, release) for family in kinds.names()}
     try:
         subject.load()
         error = subject.load_error
@@ -281,7 +267,7 @@ def build_matrix(
         "examples": examples,
         "releases": list(releases),
         "goldenRuns": golden_runs(releases),
-        "families": families.names(),
+        "families": kinds.names(),
         "implementations": rows,
     }
 

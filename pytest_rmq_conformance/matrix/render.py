@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, LABELS, WRONG_QUEUES
-from pytest_rmq_conformance.engine.golden import schema_problems
+from pytest_rmq_conformance.engine.golden.data import schema_problems
 
 __all__ = ["KINDS", "MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug"]
 

@@ -1,6 +1,6 @@
 """One strategy on one sweep scenario: every client's share before and after the change, judged
-by the suite's own checks (:func:`~pytest_rmq_conformance.engine.steps.check_step`, and the
-differential with the reference port, :func:`~pytest_rmq_conformance.engine.differential.differences`).
+by the suite's own checks (:func:`~pytest_rmq_conformance.kinds.allocation.steps.check_step`, and the
+differential with the reference port, :func:`~pytest_rmq_conformance.kinds.allocation.differential.differences`).
 
 No pytest here: the Spark job calls this in its tasks, the plain runner in one process.
 
@@ -18,16 +18,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pytest_rmq_conformance.engine.calls import Hang, assign
-from pytest_rmq_conformance.engine.differential import differences
-from pytest_rmq_conformance.engine.invariants import Violation
-from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
-from pytest_rmq_conformance.engine.scenarios import Plan, Scenario, default_params, java_ordered
+from pytest_rmq_conformance.engine.loading.subject import Subject
+from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
+from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.engine.steps import check_members, check_step
-from pytest_rmq_conformance.engine.subject import Subject
+from pytest_rmq_conformance.kinds.allocation.calls import assign
+from pytest_rmq_conformance.kinds.allocation.differential import differences
+from pytest_rmq_conformance.kinds.allocation.invariants import Violation
+from pytest_rmq_conformance.kinds.allocation.scenarios import Plan, Scenario, default_params, java_ordered
+from pytest_rmq_conformance.kinds.allocation.steps import check_members, check_step
 from pytest_rmq_conformance.pipeline.space import layout_of
-from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["Evaluator", "RESULT_FIELDS", "sweep_entries"]
 

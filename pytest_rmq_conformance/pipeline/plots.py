@@ -11,8 +11,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.summary import bins_of
-from pytest_rmq_conformance.strategies import REFERENCE_CLASSES
 
 __all__ = ["draw", "churn_figure", "imbalance_figure", "label", "span", "CHURN_PLOT", "IMBALANCE_PLOT", "IMBALANCE_LABEL"]
 
@@ -105,7 +105,7 @@ def _churn_axes(ax, summary: dict[str, Any], event: str, bins: list[Bin]) -> Non
         color, marker = f"C{index % 10}", MARKERS[index % len(MARKERS)]
         ax.fill_between(xs, low, high, color=color, alpha=0.18, linewidth=0)
         # a strategy of the user's: dashed, hollow markers, so that a reference it matches still shows
-        style = {} if entry["spec"] in REFERENCE_CLASSES else {"linestyle": "--", "markerfacecolor": "white"}
+        style = {} if entry["spec"] in ports() else {"linestyle": "--", "markerfacecolor": "white"}
         ax.plot(xs, median, marker=marker, markersize=5, linewidth=2, color=color, label=label(entry), **style)
     ax.set_title(EVENT_TITLES.get(event, event))
     ticks = [f"{span(b)}\n{n}" for b, n in zip(bins, _counts(summary, event, bins))]

@@ -1,7 +1,7 @@
 """The sweep's scenario space: scenario ``i`` of a seed is the same on any machine and in any
 partition, because it is drawn from its own generator seeded by ``(seed, i)``.
 
-A scenario is a :class:`~pytest_rmq_conformance.engine.scenarios.Plan`, as in the suite: a
+A scenario is a :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Plan`, as in the suite: a
 group (queues and members in Java order, no strategy configuration yet) and one join,
 leave or crash.
 
@@ -19,9 +19,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pytest_rmq_conformance.engine.layouts import broker_names, queue_layout
-from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario
 from pytest_rmq_conformance.javalang import java_sorted_strings
+from pytest_rmq_conformance.kinds.allocation.layouts import broker_names, queue_layout
+from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Plan, Scenario
 
 __all__ = ["SweepSpace", "parse_range", "EVENTS", "fixed_example", "layout_of"]
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.engine.golden import schema_problems
+from pytest_rmq_conformance.engine.golden.data import schema_problems
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 
 __all__ = ["summarize", "validate_summary", "bins_of", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]

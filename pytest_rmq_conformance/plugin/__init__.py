@@ -76,7 +76,7 @@ def pytest_configure(config):
 
 def _check_usage(state) -> None:
     """Raise :class:`pytest.UsageError` for a strategy that cannot be loaded or a release no golden data covers."""
-    from pytest_rmq_conformance.engine.golden import GoldenDataError
+    from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 
     if state.subject.load_error is not None:
         raise pytest.UsageError(state.subject.load_error)

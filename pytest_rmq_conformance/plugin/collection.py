@@ -39,8 +39,21 @@ def _deselect(config, items: list, keep: list) -> None:
         items[:] = keep
 
 
+def _applies(item, kinds: set[str]) -> bool:
+    """Whether a suite test applies to a strategy of ``kinds``: its ``rmq_check`` marker names
+    the kinds it checks (``kinds=("allocation",)``), or none for every kind."""
+    part = item.get_closest_marker("rmq_check")
+    declared = None if part is None else part.kwargs.get("kinds")
+    return declared is None or bool(kinds & set(declared))
+
+
 def select(state, config, items: list) -> None:
-    """Deselect, mark skipped or expected to fail, as the run's options ask."""
+    """Deselect, mark skipped or expected to fail, as the run's options ask; deselect the checks
+    that do not apply to the kind of strategy under test."""
+    subject = state.subject
+    if subject.load_error is None:
+        kinds = {kind.name for kind in subject.kinds}
+        _deselect(config, items, [item for item in items if _applies(item, kinds)])
     if state.checks is not None:
         keep = []
         for item in items:

@@ -20,7 +20,7 @@ def rmq_family(request):
 @pytest.fixture(scope="session")
 def rmq_conformance(pytestconfig, rmq_family):
     """The strategy under test (``--rmq-strategy``) at the selected release: a
-    :class:`~pytest_rmq_conformance.engine.subject.Subject` (``name``, ``family``,
+    :class:`~pytest_rmq_conformance.engine.loading.subject.Subject` (``name``, ``family``,
     ``properties``, ``settings``, ``build_for(scenario)``, ``reference_for(scenario)``, ...),
     held to ``rmq_family`` when it serves several."""
     subject = rmq_state(pytestconfig).subject
@@ -30,7 +30,7 @@ def rmq_conformance(pytestconfig, rmq_family):
 @pytest.fixture(scope="session")
 def rmq_golden(pytestconfig):
     """The golden cases of the strategy under test at the selected release (a
-    :class:`~pytest_rmq_conformance.engine.cases.GoldenCases`). Example::
+    :class:`~pytest_rmq_conformance.engine.golden.cases.GoldenCases`). Example::
 
         def test_duplicated_client_ids(rmq_golden):
             for case in rmq_golden.cases():
@@ -46,12 +46,12 @@ def rmq_groups(rmq_conformance):
     """Hypothesis strategies of consumer groups configured for the strategy under test.
 
     ``rmq_groups.scenarios(adversarial=False)`` draws a
-    :class:`~pytest_rmq_conformance.engine.scenarios.Scenario`, ``rmq_groups.plans()``
+    :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`, ``rmq_groups.plans()``
     a group with joins, leaves and crashes; build the strategy for one with
     ``rmq_conformance.build_for(scenario)``. Example::
 
         from hypothesis import given
-        from pytest_rmq_conformance.engine.calls import assign
+        from pytest_rmq_conformance.kinds.allocation.calls import assign
 
         def test_every_client_gets_something(rmq_groups, rmq_conformance):
             @given(rmq_groups.scenarios())
@@ -62,6 +62,6 @@ def rmq_groups(rmq_conformance):
 
             check()
     """
-    from pytest_rmq_conformance.engine.generation import Groups
+    from pytest_rmq_conformance.kinds.allocation.groups import Groups
 
     return Groups(rmq_conformance)

@@ -7,18 +7,18 @@ __all__ = ["header_lines", "harness_line"]
 
 def harness_line(subject) -> str:
     """What a harness said of itself, and what its hello rules out (skipped, each with its reason)."""
-    from pytest_rmq_conformance.strategies import families
+    from pytest_rmq_conformance.engine import kinds
 
     hello = subject.hello
     line = f"harness {hello.describe()}: families {', '.join(subject.families) or 'none'}"
     skipped = [] if hello.sort else ['sort (its hello says "sort": false)']
-    missing = [name for name in families.names() if name not in subject.families]
+    missing = [name for name in kinds.names() if name not in subject.families]
     if missing:
         skipped.append(f"every check of {', '.join(missing)} (not in its hello's strategies)")
     line += "; sort checked" if hello.sort else ""
     if skipped:
         line += f"; skipped: {'; '.join(skipped)}"
-    unknown = [name for name in hello.strategies if name not in families.names()]
+    unknown = [name for name in hello.strategies if name not in kinds.names()]
     if unknown:
         line += f"; unknown to this suite, ignored: {', '.join(unknown)}"
     return line
@@ -26,7 +26,7 @@ def harness_line(subject) -> str:
 
 def header_lines(state) -> list[str]:
     """The header of a run, one line each, prefixed ``rmq-conformance:``."""
-    from pytest_rmq_conformance.engine.golden import GoldenDataError
+    from pytest_rmq_conformance.engine.golden.data import GoldenDataError
     from pytest_rmq_conformance.engine.settings import profile_examples
 
     subject, golden = state.subject, state.golden

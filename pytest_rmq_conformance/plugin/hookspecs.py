@@ -41,8 +41,8 @@ def pytest_rmq_build_strategy(factory, keywords, case, config):
     some of ``virtual_node_cnt``, ``consumeridcs`` (a set or ``None``),
     ``message_queue_list`` (a list of ``MessageQueue`` or ``None``),
     ``allocate_message_queue_strategy`` and ``machine_room_resolver``.
-    ``case`` is the :class:`~pytest_rmq_conformance.engine.golden.GoldenCase` or, for
-    the generated checks, the :class:`~pytest_rmq_conformance.engine.scenarios.Scenario`
+    ``case`` is the :class:`~pytest_rmq_conformance.engine.golden.data.GoldenCase` or, for
+    the generated checks, the :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`
     (both have ``strategy`` and ``params`` in the golden files' vocabulary),
     or ``None`` while the plugin probes the strategy's ``name``. Return the strategy object, or
     ``None`` to let the next implementation (finally the plugin itself,
@@ -74,7 +74,7 @@ def pytest_rmq_golden_dirs(config):
 def pytest_rmq_case_outcome(outcome, config):
     """Observe the outcome of one golden case, for custom reports.
 
-    ``outcome`` is a :class:`~pytest_rmq_conformance.engine.cases.CaseOutcome`:
+    ``outcome`` is a :class:`~pytest_rmq_conformance.engine.golden.cases.CaseOutcome`:
     ``case``, ``run``, ``strategy_name``, ``mismatches`` (empty when the
     case conforms), ``error`` (why the case could not be replayed, or
     ``None``) and ``passed``. Called on the process that ran the case (an
@@ -93,7 +93,7 @@ def pytest_rmq_properties(strategy, name, config):
     """Declare the invariants a strategy claims, for the generated checks.
 
     ``strategy`` is an instance (built to learn its ``name``). Return a set
-    of property names (see :data:`pytest_rmq_conformance.engine.properties.PROPERTIES`),
+    of property names (see :data:`pytest_rmq_conformance.kinds.allocation.properties.PROPERTIES`),
     or ``None`` to let the strategy's own ``rmq_properties`` attribute, then
     Java's properties for a Java twin, then the defaults (coverage, no double
     assignment, only queues of mq_all, one answer everywhere) decide.

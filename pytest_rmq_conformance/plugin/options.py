@@ -263,7 +263,7 @@ def settings_from(config, seed: int) -> Any:
     """The run's :class:`~pytest_rmq_conformance.engine.settings.Settings`."""
     from pytest_rmq_conformance.engine.settings import DEFAULT_STRATEGY, Settings
     from pytest_rmq_conformance.javalang import normalize_charset
-    from pytest_rmq_conformance.strategies import DEFAULT_RELEASE
+    from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
     spec, origin = choose(config, "strategy", DEFAULT_STRATEGY)
     version, version_origin = choose(config, "reference-version", DEFAULT_RELEASE)

@@ -81,7 +81,7 @@ class ResultsFile:
         }
 
     def _rerun(self, report, data: dict) -> str:
-        from pytest_rmq_conformance.engine.commands import replay_command, rerun_command, suite_node
+        from pytest_rmq_conformance.engine.rerun import replay_command, rerun_command, suite_node
 
         if data.get("rmq_case") is not None and data.get("rmq_check") in ("golden", "sort"):
             return rerun_command(self.settings, data["rmq_case"], check=data["rmq_check"])

@@ -24,8 +24,8 @@ SUITE_DIR = Path(__file__).resolve().parent.parent / "suite"
 
 @dataclass
 class RunState:
-    """The strategy under test (a :class:`~pytest_rmq_conformance.engine.subject.Subject`), its
-    golden cases (:class:`~pytest_rmq_conformance.engine.cases.GoldenCases`), known divergences
+    """The strategy under test (a :class:`~pytest_rmq_conformance.engine.loading.subject.Subject`), its
+    golden cases (:class:`~pytest_rmq_conformance.engine.golden.cases.GoldenCases`), known divergences
     and chosen parts of the suite, for one run."""
 
     subject: Any
@@ -56,9 +56,9 @@ def rmq_state(config) -> RunState:
 
 
 def _build(config) -> RunState:
-    from pytest_rmq_conformance.engine.cases import GoldenCases
-    from pytest_rmq_conformance.engine.hangs import HangBudget
-    from pytest_rmq_conformance.engine.subject import Subject
+    from pytest_rmq_conformance.engine.golden.cases import GoldenCases
+    from pytest_rmq_conformance.engine.loading.subject import Subject
+    from pytest_rmq_conformance.engine.running.hangs import HangBudget
     from pytest_rmq_conformance.plugin.options import case_lists, checks_of, settings_from
 
     settings = settings_from(config, config.stash[SEED])

@@ -40,23 +40,20 @@ def _properties(request, **values: Any) -> None:
 
 def fail_case(request, golden, outcome) -> None:
     """Fail the running test with the report of the failed golden ``outcome`` (of ``golden``, the run's golden cases)."""
-    from pytest_rmq_conformance.engine.commands import rerun_command
-    from pytest_rmq_conformance.engine.divergence import of_outcome
-    from pytest_rmq_conformance.engine.reports import format_mismatch
+    from pytest_rmq_conformance.engine import kinds
+    from pytest_rmq_conformance.engine.rerun import rerun_command
 
+    kind = kinds.get_kind(kinds.get(outcome.case.strategy).kind)
     first = outcome.error if outcome.error is not None else outcome.mismatches[0].problem
-    divergence = outcome.error if outcome.error is not None else " ".join(
-        line.strip() for line in format_mismatch(outcome.mismatches[0])[:3]
-    )
     _properties(
         request,
         cause=first,
         reason=outcome.reason,
-        divergence=divergence,
+        divergence=kind.divergence(outcome),
         rerun=rerun_command(golden.subject.settings, outcome.case.id),
-        **{"class": of_outcome(outcome)},
+        **{"class": outcome.divergence_class},
     )
-    raised = next((m.answer.exception for m in outcome.mismatches if m.answer.exception is not None), None)
+    raised = next((m.raised for m in outcome.mismatches if getattr(m, "raised", None) is not None), None)
     shown = None if raised is None else user_traceback(raised, request.config)
     report = golden.report(outcome)
     pytest.fail(report if shown is None else f"{report}\n  raised in the strategy's code:\n{shown}", pytrace=False)
@@ -66,9 +63,9 @@ def fail_sort(request, conformance, case_id: str, problems: list[str], *, fault:
     """Fail the running sort check of golden case ``case_id``: the harness's sort failed
     (``fault``) or ordered a list unlike Java (``problems``, one per list). Grouped by cause
     with the golden failures; rerun by a line that runs this one sort check."""
-    from pytest_rmq_conformance.engine.commands import rerun_command
     from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
-    from pytest_rmq_conformance.engine.reports import reason_of
+    from pytest_rmq_conformance.engine.golden.cases import reason_of
+    from pytest_rmq_conformance.engine.rerun import rerun_command
 
     if fault is not None:
         report, cause, reason = f"{case_id}: {fault}", fault, reason_of([], fault)
@@ -88,7 +85,7 @@ def fail_sort(request, conformance, case_id: str, problems: list[str], *, fault:
 def user_traceback(exc: BaseException, config) -> str | None:
     """The traceback of ``exc`` cut to the strategy's own frames, in the ``--tb`` style of the
     run (``auto`` shows it short); ``None`` with ``--tb=no`` or when no frame is the user's."""
-    from pytest_rmq_conformance.engine.tracebacks import is_suite_path
+    from pytest_rmq_conformance.engine.running.tracebacks import is_suite_path
 
     style = config.getoption("tbstyle", "auto")
     if style in ("no", "line") or exc.__traceback__ is None:
@@ -112,7 +109,7 @@ def skip_not_run(request, reason: str) -> None:
 def fail_generated(request, conformance, report: str, **found: Any) -> None:
     """Fail the running generated check with ``report`` and the line that replays it (``found``:
     more properties, such as ``shrinking``)."""
-    from pytest_rmq_conformance.engine.commands import replay_command
+    from pytest_rmq_conformance.engine.rerun import replay_command
 
     replay = replay_command(conformance.settings, f"{request.node.path}::{request.node.name}")
     _properties(request, cause=report.splitlines()[0], rerun=replay, **found)
@@ -131,8 +128,8 @@ def run_generated(
 ) -> None:
     """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the
     report and the replay line when an example breaks the check."""
-    from pytest_rmq_conformance.engine.generation import check_examples
-    from pytest_rmq_conformance.engine.remote import HarnessGaveUp, Unsupported
+    from pytest_rmq_conformance.engine.generated.generation import check_examples
+    from pytest_rmq_conformance.engine.protocol.client import HarnessGaveUp, Unsupported
 
     try:
         result = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink, explicit=explicit)

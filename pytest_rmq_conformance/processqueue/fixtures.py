@@ -36,7 +36,7 @@ __all__ = [
 
 class TimedStrategy:
     """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
-    :class:`~pytest_rmq_conformance.engine.timeouts.CallTimeout`, which no rebalance swallows),
+    :class:`~pytest_rmq_conformance.engine.running.timeouts.CallTimeout`, which no rebalance swallows),
     respects a generated check's deadline and is noted for its nondeterminism replay."""
 
     def __init__(self, strategy: Any, timeout: float | None):
@@ -45,10 +45,10 @@ class TimedStrategy:
         self.name = getattr(strategy, "name", type(strategy).__name__)
 
     def allocate(self, consumer_group, current_cid, mq_all, cid_all):
-        from pytest_rmq_conformance.engine import budgets
-        from pytest_rmq_conformance.engine.nondeterminism import note_answer
-        from pytest_rmq_conformance.engine.replay import Answer, read_answer
-        from pytest_rmq_conformance.engine.timeouts import StrategyFault, call_with_timeout
+        from pytest_rmq_conformance.engine.generated import budgets
+        from pytest_rmq_conformance.engine.running.timeouts import StrategyFault, call_with_timeout
+        from pytest_rmq_conformance.kinds.allocation.calls import note_allocation
+        from pytest_rmq_conformance.kinds.allocation.replay import Answer, read_answer
 
         budgets.check()
         try:
@@ -56,10 +56,10 @@ class TimedStrategy:
                 lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
             )
         except Exception as exc:
-            note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(exception=exc))
+            note_allocation(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(exception=exc))
             raise
         answer = read_answer(result, mq_all)
-        note_answer(self.strategy, consumer_group, current_cid, mq_all, cid_all, answer)
+        note_allocation(self.strategy, consumer_group, current_cid, mq_all, cid_all, answer)
         if answer.fault is not None:  # an answer no client could use: the check stops here
             raise StrategyFault(f"for {current_cid!r}: {answer.fault}")
         return None if answer.returned_none else (result if answer.queues is None else list(answer.queues))
@@ -156,7 +156,7 @@ def rmq_rebalance(rmq_clock, rmq_client_version):
         if kind not in REBALANCE_KINDS:
             raise ValueError(f"kind must be one of {', '.join(REBALANCE_KINDS)}, not {kind!r}")
         if strategy is None:
-            from pytest_rmq_conformance.strategies import reference_strategy
+            from pytest_rmq_conformance.engine.kinds import reference_strategy
 
             strategy = reference_strategy("AVG")
         config = keywords.get("config", ClientConfig())
@@ -190,7 +190,7 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
             assert sim.settle() is not None      # one owner per queue again
             print("queues moved:", sim.churn(since=since))
     """
-    from pytest_rmq_conformance.engine.scenarios import Scenario, default_params
+    from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario, default_params
     from pytest_rmq_conformance.processqueue.group import GroupSimulation, default_clients, default_queues
 
     def make(

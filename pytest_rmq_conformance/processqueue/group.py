@@ -11,7 +11,7 @@ notification). Orderly clients renew their locks every 20 s. What each client
 held when is kept in an :class:`~pytest_rmq_conformance.processqueue.ownership.OwnershipLedger`;
 with a :class:`~pytest_rmq_conformance.processqueue.MessageFlow`, messages move too.
 
-    >>> from pytest_rmq_conformance.strategies import reference_strategy
+    >>> from pytest_rmq_conformance.engine.kinds import reference_strategy
     >>> sim = GroupSimulation(lambda: reference_strategy("AVG"), queues=4, clients=2)
     >>> sim.join()
     '192.168.0.3@1002'

@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pytest_rmq_conformance.engine.invariants import coverage, no_double_assignment
+from pytest_rmq_conformance.kinds.allocation.invariants import coverage, no_double_assignment
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.processqueue.process_queue import ProcessQueue
 

@@ -7,7 +7,7 @@ succeeds, else stay as zombies; newly assigned queues get a fresh
 :class:`ProcessQueue` (an orderly push consumer only with the broker's lock).
 
     >>> from pytest_rmq_conformance import MessageQueue
-    >>> from pytest_rmq_conformance.strategies import reference_strategy
+    >>> from pytest_rmq_conformance.engine.kinds import reference_strategy
     >>> from pytest_rmq_conformance.processqueue import Broker, ManualClock
     >>> clock = ManualClock(); broker = Broker(clock)
     >>> queues = [MessageQueue("T", "broker-a", i) for i in range(4)]

@@ -3,24 +3,16 @@
 Each class is named like its Java original and has ``name`` (Java
 ``getName()``) and ``allocate(consumer_group, current_cid, mq_all, cid_all)``;
 Java's IllegalArgumentException is ``ValueError``. The keyword ``version``
-selects the RocketMQ release reproduced (``RELEASES``).
+selects the RocketMQ release reproduced (``pytest_rmq_conformance.releases.RELEASES``).
 """
 
 from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
 from pytest_rmq_conformance.strategies.averagely_by_circle import AllocateMessageQueueAveragelyByCircle
-from pytest_rmq_conformance.strategies.base import (
-    DEFAULT_RELEASE,
-    RELEASES,
-    AllocateMessageQueueStrategy,
-    MachineRoomResolver,
-    check_arguments,
-    parse_release,
-)
+from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, MachineRoomResolver, check_arguments
 from pytest_rmq_conformance.strategies.by_config import AllocateMessageQueueByConfig
 from pytest_rmq_conformance.strategies.consistent_hash import AllocateMessageQueueConsistentHash, HashRing, md5_hash
 from pytest_rmq_conformance.strategies.machine_room import AllocateMessageQueueByMachineRoom
 from pytest_rmq_conformance.strategies.machine_room_nearby import AllocateMachineRoomNearby
-from pytest_rmq_conformance.strategies.reference import REFERENCE_CLASSES, build_resolver, reference_strategy
 from pytest_rmq_conformance.strategies.resolvers import MapMachineRoomResolver, SplitMachineRoomResolver
 
 __all__ = [
@@ -37,10 +29,4 @@ __all__ = [
     "HashRing",
     "md5_hash",
     "check_arguments",
-    "parse_release",
-    "reference_strategy",
-    "build_resolver",
-    "REFERENCE_CLASSES",
-    "RELEASES",
-    "DEFAULT_RELEASE",
 ]

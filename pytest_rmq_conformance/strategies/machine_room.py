@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pytest_rmq_conformance.javalang import java_split
-from pytest_rmq_conformance.strategies.base import (
-    DEFAULT_RELEASE,
-    AllocateMessageQueueStrategy,
-    check_arguments,
-)
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, check_arguments
 
 __all__ = ["AllocateMessageQueueByMachineRoom", "broker_room"]
 

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from pytest_rmq_conformance.javalang import java_string_key
-from pytest_rmq_conformance.strategies.base import (
-    DEFAULT_RELEASE,
-    AllocateMessageQueueStrategy,
-    MachineRoomResolver,
-    check_arguments,
-)
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, MachineRoomResolver, check_arguments
 
 __all__ = ["AllocateMachineRoomNearby"]
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pytest_rmq_conformance.engine.golden import GoldenDataError
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 from pytest_rmq_conformance.plugin.state import rmq_state
 from pytest_rmq_conformance.plugin.verdicts import fail_case, skip_not_run
 

@@ -4,22 +4,22 @@ from typing import Any
 
 import pytest
 
-from pytest_rmq_conformance.engine.calls import assign
-from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.engine.invariants import Assignment
-from pytest_rmq_conformance.engine.properties import (
+from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
+from pytest_rmq_conformance.kinds.allocation.calls import assign
+from pytest_rmq_conformance.kinds.allocation.invariants import Assignment
+from pytest_rmq_conformance.kinds.allocation.properties import (
     CHANGE_PROPERTIES,
     GROUP_PROPERTIES,
     PROPERTIES,
     check_group,
     for_scenario,
 )
-from pytest_rmq_conformance.engine.reports import format_generated
-from pytest_rmq_conformance.engine.scenarios import Scenario, java_ordered
-from pytest_rmq_conformance.engine.steps import check_members, check_step
+from pytest_rmq_conformance.kinds.allocation.reports import format_generated
+from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario, java_ordered
+from pytest_rmq_conformance.kinds.allocation.steps import check_members, check_step
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
-pytestmark = pytest.mark.rmq_check("invariants")
+pytestmark = pytest.mark.rmq_check("invariants", kinds=("allocation",))
 
 
 def _claimed(rmq_conformance, rmq_groups, names):

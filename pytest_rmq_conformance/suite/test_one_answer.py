@@ -3,8 +3,9 @@
 import pytest
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.engine.one_answer import (
+from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
+from pytest_rmq_conformance.engine.settings import PROFILES
+from pytest_rmq_conformance.kinds.allocation.one_answer import (
     CHECKS,
     IN_PROCESS_CHECKS,
     NOT_ACROSS_A_PIPE,
@@ -12,11 +13,10 @@ from pytest_rmq_conformance.engine.one_answer import (
     across_processes,
     in_process,
 )
-from pytest_rmq_conformance.engine.reports import format_generated
-from pytest_rmq_conformance.engine.settings import PROFILES
+from pytest_rmq_conformance.kinds.allocation.reports import format_generated
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
-pytestmark = pytest.mark.rmq_check("one-answer")
+pytestmark = pytest.mark.rmq_check("one-answer", kinds=("allocation",))
 
 WHAT = {
     "repetition": "the same call repeated on one instance",

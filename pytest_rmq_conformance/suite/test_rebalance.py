@@ -10,19 +10,19 @@ import json
 import pytest
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.engine.calls import Hang
-from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.engine.layouts import broker_names, client_ids, needs_rooms, queue_layout
-from pytest_rmq_conformance.engine.properties import coverage_target
-from pytest_rmq_conformance.engine.reports import format_generated
-from pytest_rmq_conformance.engine.scenarios import Event, Plan, Scenario, default_params, java_ordered
-from pytest_rmq_conformance.engine.steps import check_step
-from pytest_rmq_conformance.engine.timeouts import CallTimeout, StrategyFault
+from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
+from pytest_rmq_conformance.engine.running.hangs import Hang
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyFault
+from pytest_rmq_conformance.kinds.allocation.layouts import broker_names, client_ids, needs_rooms, queue_layout
+from pytest_rmq_conformance.kinds.allocation.properties import coverage_target
+from pytest_rmq_conformance.kinds.allocation.reports import format_generated
+from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Plan, Scenario, default_params, java_ordered
+from pytest_rmq_conformance.kinds.allocation.steps import check_step
 from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated
 from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
 from pytest_rmq_conformance.processqueue.group import GroupSimulation
 
-pytestmark = pytest.mark.rmq_check("rebalance")
+pytestmark = pytest.mark.rmq_check("rebalance", kinds=("allocation",))
 
 #: how long a group may take to reach one owner per queue after a change (ms of simulated time)
 SETTLE_LIMIT = 60000

@@ -11,12 +11,14 @@ import json
 import pytest
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.engine.generation import PropertyFailure
-from pytest_rmq_conformance.engine.golden import ILLEGAL_ARGUMENT, GoldenDataError, JavaError
-from pytest_rmq_conformance.engine.groups import client_ids
-from pytest_rmq_conformance.engine.remote import HarnessFault, HarnessGaveUp, Unsupported
-from pytest_rmq_conformance.engine.reports import short_queues
+from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError
+from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted_strings
+from pytest_rmq_conformance.kinds.allocation.cases import ILLEGAL_ARGUMENT, JavaError
+from pytest_rmq_conformance.kinds.allocation.groups import client_ids
+from pytest_rmq_conformance.kinds.allocation.protocol import sort
+from pytest_rmq_conformance.kinds.allocation.reports import short_queues
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.plugin.state import rmq_state
 from pytest_rmq_conformance.plugin.verdicts import fail_sort, run_generated, skip_not_run
@@ -24,7 +26,7 @@ from pytest_rmq_conformance.plugin.verdicts import fail_sort, run_generated, ski
 #: why the sort is not checked for a harness whose hello says so, once for all cases
 NOT_SERVED = 'not implemented: the harness\'s hello says "sort": false'
 
-pytestmark = pytest.mark.rmq_check("sort")
+pytestmark = pytest.mark.rmq_check("sort", kinds=("allocation",))
 
 
 def pytest_generate_tests(metafunc):
@@ -99,7 +101,7 @@ def test_sort(rmq_sort_case, rmq_conformance, request):
     case = rmq_sort_case
     fault: str | None = None
     try:
-        mq_sorted, cid_sorted = harness.sort(case.mq_all, case.cid_all)
+        mq_sorted, cid_sorted = sort(harness, case.mq_all, case.cid_all)
     except Unsupported as exc:
         pytest.skip(f"not implemented: {exc}")
     except HarnessGaveUp as exc:
@@ -154,7 +156,7 @@ def test_sort_generated(rmq_conformance, request):
     def body(lists):
         mq_all, cid_all = lists
         try:
-            mq_sorted, cid_sorted = harness.sort(mq_all, cid_all)
+            mq_sorted, cid_sorted = sort(harness, mq_all, cid_all)
         except HarnessFault as exc:
             raise PropertyFailure(str(exc)) from None
         problems = [

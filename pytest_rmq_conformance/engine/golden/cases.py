@@ -1,0 +1,163 @@
+"""Golden cases for the strategy under test: which apply at the selected release, and their outcomes.
+
+:class:`GoldenCases` picks, from the shipped golden data and any extra
+directories, the cases of the subject's family that have a run at the
+selected release and charset (and, for an instance spec, its own
+configuration), then replays each into a :class:`CaseOutcome`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.divergence import FAULT
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, Run, load_golden
+from pytest_rmq_conformance.releases import parse_release
+
+if TYPE_CHECKING:
+    from pytest_rmq_conformance.engine.loading.subject import Subject
+
+__all__ = ["CaseOutcome", "GoldenCases", "reason_of"]
+
+_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+
+
+def reason_of(problems: Sequence[Any], error: str | None) -> str:
+    """A short key shared by failures with the same cause: the first ``problem`` of ``problems``
+    (or ``error``) with numbers and quoted text blanked."""
+    text = error if error is not None else (problems[0].problem if problems else "failed")
+    return _VOLATILE.sub("…", text)
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """How the strategy did on one golden case.
+
+    ``mismatches`` are the kind's divergences from Java, in the order found, each with a
+    one-line ``problem``; ``impact`` is how bad the worst of them is
+    (:mod:`~pytest_rmq_conformance.engine.divergence`), set by the kind; ``error`` says why the
+    case could not be asked at all.
+    """
+
+    case: Any
+    run: str
+    strategy_name: str | None
+    mismatches: tuple[Any, ...] = ()
+    error: str | None = None
+    skipped: str | None = None  # not implemented by a harness, or not run once it was given up
+    not_run: bool = False  # skipped because the harness was given up
+    impact: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and not self.mismatches and self.skipped is None
+
+    @property
+    def reason(self) -> str:
+        return reason_of(self.mismatches, self.error)
+
+    @property
+    def divergence_class(self) -> str | None:
+        """How bad this outcome is: ``None`` when it passed or did not run, :data:`FAULT` when
+        the case could not be asked, else the kind's ``impact``."""
+        if self.skipped is not None or self.passed:
+            return None
+        return FAULT if self.error is not None else self.impact
+
+
+class GoldenCases:
+    """The golden cases that apply to ``subject``; ``extra_dirs`` returns more golden
+    directories (validated in full), ``observe`` receives every outcome."""
+
+    def __init__(
+        self,
+        subject: Subject,
+        extra_dirs: Callable[[], Sequence[Path]] = tuple,
+        observe: Callable[[CaseOutcome], None] = lambda outcome: None,
+    ):
+        self.subject = subject
+        self._extra_dirs, self._observe = extra_dirs, observe
+        self._cases: list[Any] | None = None
+        self._runs: dict[str, Run] = {}
+        self.note = ""
+
+    def run_for(self, case: Any) -> str | None:
+        """The run of ``case`` matching the selected release and charset, if it has one."""
+        settings = self.subject.settings
+        five = parse_release(settings.version) >= (5, 0, 0)
+        for run_id in case.runs:
+            run = self._runs[run_id]
+            if run.rocketmq != settings.version:
+                continue
+            if run.default_charset == settings.charset or (five and run.default_charset == "UTF-8"):
+                return run_id
+        return None
+
+    def cases(self) -> list[Any]:
+        """The applicable cases, in file order.
+
+        Raises :class:`GoldenDataError` for malformed golden data and
+        ``LookupError`` when no golden data covers the selected release.
+        """
+        if self._cases is not None:
+            return self._cases
+        subject = self.subject
+        served = subject.families if subject.load_error is None else ()
+        if not served:
+            self._cases = []
+            return self._cases
+        sets = [load_golden(strategies=served)]
+        sets += [load_golden(directory, strategies=served) for directory in self._extra_dirs()]
+        for golden in sets:
+            self._runs.update(golden.runs)
+        version = subject.settings.version
+        releases = sorted({run.rocketmq for run in self._runs.values()}, key=parse_release)
+        if version not in releases:
+            raise LookupError(f"no golden vectors for RocketMQ {version}: the golden data covers {', '.join(releases)}")
+        seen: dict[str, str] = {}
+        cases: list[Any] = []
+        total = 0  # cases with a run at this release, before the instance filter
+        for golden in sets:
+            for case in golden.cases:
+                if case.id in seen:
+                    raise GoldenDataError(f"{case.source}: duplicate case id, also at {seen[case.id]}")
+                seen[case.id] = case.source
+                if self.run_for(case) is not None:
+                    total += 1
+                    if subject.accepts(case.strategy, case.params):
+                        cases.append(case)
+        if len(cases) < total:
+            self.note = (
+                f"{total - len(cases)} of {total} cases need a configuration this instance does not have "
+                "(pass a class or factory to run them all)"
+            )
+        self._cases = cases
+        return cases
+
+    def run(self, run_id: str) -> Run:
+        """The Java run ``run_id`` of the golden data read."""
+        return self._runs[run_id]
+
+    def run_case(self, case: Any) -> CaseOutcome:
+        """Replay ``case`` through its kind and report its outcome (also to ``observe``)."""
+        run = self.run_for(case)
+        assert run is not None, f"{case.id} has no run for {self.subject.settings.version}"
+        subject = self.subject
+        if subject.hangs.exhausted:
+            outcome = CaseOutcome(case, run, subject.name, error=subject.hangs.refusal())
+        else:
+            outcome = kinds.get_kind(kinds.get(case.strategy).kind).replay(subject, case, self._runs[run])
+        self._observe(outcome)
+        return outcome
+
+    def report(self, outcome: CaseOutcome) -> str:
+        """The failure report of ``outcome``, ending with the line that reruns its case."""
+        from pytest_rmq_conformance.engine.rerun import rerun_command
+
+        kind = kinds.get_kind(kinds.get(outcome.case.strategy).kind)
+        return kind.report(outcome, rerun_command(self.subject.settings, outcome.case.id))

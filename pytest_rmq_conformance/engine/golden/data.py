@@ -1,0 +1,216 @@
+"""Load and validate the golden vectors: what the Java strategies answered.
+
+``golden/manifest.json`` names the runs (a RocketMQ release, and the JVM
+default charset when it was not UTF-8) with their provenance;
+``golden/<STRATEGY>.jsonl`` holds one case per line of family ``STRATEGY``, validated against
+its kind's schema and parsed by its kind
+(:meth:`~pytest_rmq_conformance.engine.kinds.Kind.parse_case`). See ``golden/README.md`` for
+the format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.resources import golden_dir, schema_validator
+
+__all__ = [
+    "MANIFEST",
+    "GoldenDataError",
+    "Run",
+    "run_id_for",
+    "Golden",
+    "load_golden",
+    "read_jsonl",
+    "schema_problems",
+]
+
+MANIFEST = "manifest.json"
+
+
+class GoldenDataError(ValueError):
+    """Golden data that is unreadable or breaks its schema; the message names the file, line and case."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of the Java harness: a release under one JVM default charset."""
+
+    id: str
+    rocketmq: str
+    commit: str
+    jdk: str
+    file_encoding: str
+    default_charset: str
+
+    @classmethod
+    def from_json(cls, run_id: str, data: Mapping[str, str]) -> Run:
+        return cls(
+            run_id,
+            data["rocketmq"],
+            data["commit"],
+            data["jdk"],
+            data["fileEncoding"],
+            data["defaultCharset"],
+        )
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "rocketmq": self.rocketmq,
+            "commit": self.commit,
+            "jdk": self.jdk,
+            "fileEncoding": self.file_encoding,
+            "defaultCharset": self.default_charset,
+        }
+
+
+def run_id_for(rocketmq: str, default_charset: str) -> str:
+    """``"4.9.8"`` for a UTF-8 run, ``"4.9.8+ISO-8859-1"`` for another charset."""
+    return rocketmq if default_charset == "UTF-8" else f"{rocketmq}+{default_charset}"
+
+
+@dataclass(frozen=True)
+class Golden:
+    """The whole golden set: runs by id and cases in file order."""
+
+    directory: Path
+    runs: Mapping[str, Run]
+    cases: tuple[Any, ...]  # each its kind's case: ``id``, ``strategy``, ``params``, ``runs``, ``source``
+
+    def by_strategy(self, strategy: str) -> list[Any]:
+        return [case for case in self.cases if case.strategy == strategy]
+
+    def case(self, case_id: str) -> Any:
+        for case in self.cases:
+            if case.id == case_id:
+                return case
+        raise KeyError(case_id)
+
+
+def schema_problems(name: str | Path, document: Any) -> list[str]:
+    """Every way ``document`` breaks ``schemas/<name>.schema.json`` (or the schema file ``name``), as
+    ``at <path>: <message>`` lines."""
+    problems = []
+    for error in sorted(schema_validator(name).iter_errors(document), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+        problems.append(f"at {where}: {error.message}")
+    return problems
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise GoldenDataError(f"{path}: cannot read {what}: {exc}") from None
+
+
+def _load_manifest(directory: Path, validate: bool) -> dict[str, Run]:
+    path = directory / MANIFEST
+    manifest = _read_json(path, "the golden manifest")
+    problems = schema_problems("golden-manifest", manifest) if validate else []
+    if problems:
+        raise GoldenDataError(f"{path}: not a valid golden manifest: " + "; ".join(problems[:5]))
+    try:
+        return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
+    except (KeyError, TypeError, AttributeError) as exc:  # only unvalidated (shipped) data gets here
+        raise GoldenDataError(f"{path}: not a valid golden manifest ({type(exc).__name__}: {exc})") from None
+
+
+def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json`` or
+    the schema file ``schema`` (not checked when ``schema`` is ``None``).
+
+    Yields ``(where, document)`` with ``where`` = ``"<path>:<line> (case <id>)"``;
+    raises :class:`GoldenDataError` at the first unreadable or invalid line.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GoldenDataError(f"{path}: cannot read: {exc}") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise GoldenDataError(f"{where}: not JSON: {exc}") from None
+        problems = [] if schema is None else schema_problems(schema, data)
+        case_id = data.get("id") if isinstance(data, dict) else None
+        where = f"{where} (case {case_id or '?'})"
+        if problems:
+            shown = schema if isinstance(schema, Path) else f"schemas/{schema}.schema.json"
+            raise GoldenDataError(f"{where}: breaks {shown}: " + "; ".join(problems[:5]))
+        yield where, data
+
+
+def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[Any]:
+    try:
+        kind = kinds.get_kind(kinds.get(path.stem).kind)
+    except ValueError:
+        raise GoldenDataError(
+            f"{path}: no registered family {path.stem!r} (a golden file is named after its family: "
+            f"{', '.join(kinds.names())})"
+        ) from None
+    for where, data in read_jsonl(path, kind.case_schema if validate else None):
+        try:
+            expected_file = f"{data['strategy']}.jsonl"
+            if path.name != expected_file:
+                raise GoldenDataError(f"{where}: a {data['strategy']} case belongs in {expected_file}")
+            yield kind.parse_case(data, where, runs)
+        except GoldenDataError:
+            raise
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise GoldenDataError(
+                f"{where}: malformed case ({type(exc).__name__}: {exc}); "
+                f"`rmq-conformance golden check {path.parent}` names every problem"
+            ) from None
+
+
+def load_golden(
+    directory: str | Path | None = None,
+    strategies: Sequence[str] | None = None,
+    *,
+    validate: bool | None = None,
+) -> Golden:
+    """Read a golden directory (the shipped one, read once per process, by default).
+
+    Every line of a given directory is validated against its schema. The
+    shipped data was validated where it was built and is checked in CI
+    (``rmq-conformance golden check``), so by default it is only parsed;
+    ``validate=True`` validates it too. ``strategies`` limits the read to
+    those strategies' files. Raises :class:`GoldenDataError` naming the file,
+    line and case of the first problem found.
+    """
+    wanted = None if strategies is None else tuple(sorted(set(strategies)))
+    if directory is None:
+        return _load_shipped(wanted, bool(validate))
+    return _load(Path(directory), wanted, True if validate is None else validate)
+
+
+@lru_cache(maxsize=8)
+def _load_shipped(strategies: tuple[str, ...] | None, validate: bool) -> Golden:
+    return _load(golden_dir(), strategies, validate)
+
+
+def _load(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -> Golden:
+    if not directory.is_dir():
+        raise GoldenDataError(f"{directory}: golden directory not found")
+    runs = _load_manifest(directory, validate)
+    cases: list[Any] = []
+    ids: dict[str, str] = {}
+    for path in sorted(directory.glob("*.jsonl")):
+        if strategies is not None and path.stem not in strategies:
+            continue
+        for case in _iter_file(path, runs, validate):
+            if case.id in ids:
+                raise GoldenDataError(f"{case.source}: duplicate case id, first seen at {ids[case.id]}")
+            ids[case.id] = case.source
+            cases.append(case)
+    return Golden(directory, runs, tuple(cases))

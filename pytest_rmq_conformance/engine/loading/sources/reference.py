@@ -1,0 +1,37 @@
+"""The built-in reference port of a family, at the run's release."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.loading.specs import Resolved
+
+if TYPE_CHECKING:
+    from pytest_rmq_conformance.engine.settings import Settings
+
+__all__ = ["ReferenceSource"]
+
+
+class ReferenceSource:
+    """``AVG``, ``CONSISTENT_HASH``, ...: the suite's own port, behaving as the selected release."""
+
+    harness = None
+    instance = None
+    reference = True
+
+    def __init__(self, resolved: Resolved, settings: Settings):
+        self.resolved, self.settings = resolved, settings
+        self.probed: Any = None
+
+    def probe(self) -> str:
+        family = kinds.get(self.resolved.target)
+        self.probed = kinds.reference_strategy(family.name, family.probe, self.settings.version)
+        return self.probed.name
+
+    def build(self, family: str | None, params: Mapping[str, Any], case: Any, charset: str) -> Any:
+        return kinds.reference_strategy(family or self.resolved.target, {**params, "charset": charset}, self.settings.version)
+
+    def portable_spec(self) -> str | None:
+        return self.resolved.spec

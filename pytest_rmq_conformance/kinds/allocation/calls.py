@@ -1,0 +1,134 @@
+"""Calling a strategy on a generated group: one answer per client, comparable as data.
+
+Every call goes through :func:`~pytest_rmq_conformance.kinds.allocation.replay.call_strategy`
+(copies of the lists, mutation check, per-call time limit). A call that
+overruns the limit raises :class:`Hang`, a ``BaseException`` so that
+hypothesis does not retry (and wait for) the same hang while shrinking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pytest_rmq_conformance.engine.generated import budgets
+from pytest_rmq_conformance.engine.running.hangs import Hang
+from pytest_rmq_conformance.engine.running.nondeterminism import note_answer
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
+from pytest_rmq_conformance.kinds.allocation.invariants import Violation
+from pytest_rmq_conformance.kinds.allocation.replay import Answer, answer_key, answer_problem, call_strategy
+from pytest_rmq_conformance.kinds.allocation.reports import short_queues
+from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
+from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
+
+__all__ = ["ask", "assign", "note_allocation"]
+
+
+def ask(
+    strategy: Any,
+    scenario: Scenario,
+    caller: str | None,
+    timeout: float | None,
+    *,
+    mq_all: Sequence[MessageQueue] | None = None,
+    cid_all: Sequence[str] | None = None,
+    copy_lists: bool = True,
+) -> Answer:
+    """``strategy``'s answer to ``caller`` in ``scenario`` (other list objects may be passed in;
+    with ``copy_lists=False`` the strategy gets those very objects)."""
+    budgets.check()
+    mq_all = scenario.mq_all if mq_all is None else mq_all
+    cid_all = scenario.cid_all if cid_all is None else cid_all
+    answer = call_strategy(strategy, scenario.consumer_group, caller, mq_all, cid_all, timeout=timeout, copy_lists=copy_lists)
+    if isinstance(answer.exception, CallTimeout):
+        raise Hang(scenario, caller, timeout, "allocate()")
+    note_allocation(strategy, scenario.consumer_group, caller, mq_all, cid_all, answer)
+    return answer
+
+
+Builder = Callable[[Scenario], Any]
+
+
+def assign(
+    build: Builder,
+    scenario: Scenario,
+    timeout: float | None,
+    instances: dict[str, Any] | None = None,
+) -> tuple[dict[str, tuple[MessageQueue, ...]], list[Violation]]:
+    """Every member's share of ``scenario``, each member with its own strategy instance.
+
+    ``instances`` keeps the members' instances across calls (a client keeps
+    its strategy from one rebalance to the next); a member without one gets
+    ``build(scenario)``. Members whose call fails hold nothing and are
+    reported as violations (kind ``exception``, ``wrong-type``, ``fault``,
+    ``build``).
+    """
+    instances = {} if instances is None else instances
+    shares: dict[str, tuple[MessageQueue, ...]] = {}
+    problems: list[Violation] = []
+    for cid in scenario.clients:
+        if cid not in instances:
+            try:
+                instances[cid] = build(scenario)
+            except Exception as exc:  # the factory refused this configuration
+                problems.append(Violation("build", f"building the strategy failed: {type(exc).__name__}: {exc}", clients=(cid,)))
+                shares[cid] = ()
+                continue
+    batched = _batched_answers(instances, scenario, [cid for cid in scenario.clients if cid not in shares])
+    for cid in scenario.clients:
+        if cid in shares:
+            continue
+        answer = batched[cid] if batched is not None else ask(instances[cid], scenario, cid, timeout)
+        problem = answer_problem(answer)
+        if problem is not None:
+            problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
+            shares[cid] = ()
+        else:
+            shares[cid] = tuple(answer.queues or ())
+    return shares, problems
+
+
+def _batched_answers(instances: dict[str, Any], scenario: Scenario, callers: list[str]) -> dict[str, Answer] | None:
+    """All ``callers``' answers in one harness request when every one of them is the same
+    family of the same harness (a remote call per caller costs a round trip each), else ``None``."""
+    from pytest_rmq_conformance.kinds.allocation.protocol import RemoteStrategy, allocate
+
+    members = [instances[cid] for cid in callers]
+    if not members or not all(type(m) is RemoteStrategy for m in members):
+        return None
+    budgets.check()
+    first = members[0]
+    if any((m.harness, m.name, m.params, m.release) != (first.harness, first.name, first.params, first.release) for m in members):
+        return None
+    answers = allocate(first.harness, first.name, first.params, first.release, scenario.consumer_group, scenario.mq_all, scenario.cid_all, callers)
+    for member, cid, answer in zip(members, callers, answers):
+        note_allocation(member, scenario.consumer_group, cid, scenario.mq_all, scenario.cid_all, answer)
+    return dict(zip(callers, answers))
+
+
+class _Allocations:
+    """How allocate() answers compare and print in a nondeterminism recording."""
+
+    @staticmethod
+    def key(answer: Answer) -> list:
+        return answer_key(answer)
+
+    @staticmethod
+    def show(answer: Answer) -> str:
+        if answer.queues is not None and all(type(mq) is MessageQueue for mq in answer.queues):
+            return f"{len(answer.queues)} queue(s): {short_queues(java_sorted_queues(answer.queues))}"
+        return answer.describe()
+
+    @staticmethod
+    def asked(question: Any) -> str:
+        group, caller, mq_all, cid_all = question
+        return (
+            f"for caller {caller!r} of consumer group {group!r} "
+            f"({len(mq_all or ())} queue(s), {len(cid_all or ())} client id(s))"
+        )
+
+
+def note_allocation(strategy: Any, consumer_group: Any, caller: Any, mq_all: Sequence | None, cid_all: Sequence | None, answer: Answer) -> None:
+    """Keep ``answer`` in the active nondeterminism recording, if ``strategy`` is the strategy under test."""
+    question = (consumer_group, caller, None if mq_all is None else tuple(mq_all), None if cid_all is None else tuple(cid_all))
+    note_answer(strategy, question, answer, _Allocations)

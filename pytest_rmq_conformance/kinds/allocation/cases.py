@@ -1,0 +1,164 @@
+"""Golden cases of consumer allocation: one group's inputs, and Java's answer to each caller per run.
+
+A line of ``golden/<STRATEGY>.jsonl`` (``schemas/golden-case.schema.json``) becomes a
+:class:`GoldenCase`; see ``golden/README.md`` for the format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError, Run
+from pytest_rmq_conformance.model import MessageQueue
+
+__all__ = ["ILLEGAL_ARGUMENT", "JavaError", "Expected", "Expectation", "GoldenCase", "parse_case"]
+
+ILLEGAL_ARGUMENT = "java.lang.IllegalArgumentException"
+
+
+@dataclass(frozen=True)
+class JavaError:
+    """A Java exception: its class name and ``getMessage()``."""
+
+    error: str
+    message: str | None
+
+    @property
+    def illegal_argument(self) -> bool:
+        return self.error == ILLEGAL_ARGUMENT
+
+    @property
+    def short_name(self) -> str:
+        return self.error.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What Java answered one caller: a list of queues, an exception, or ``null``."""
+
+    current_cid: str | None
+    queues: tuple[MessageQueue, ...] | None = None
+    error: JavaError | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.queues is not None:
+            return "queues"
+        return "error" if self.error is not None else "null"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The answers shared by a group of runs."""
+
+    runs: tuple[str, ...]
+    results: tuple[Expected, ...]
+
+
+SortOutcome = tuple[int, ...] | JavaError | None
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One scenario: the inputs, and Java's answers per run."""
+
+    id: str
+    strategy: str
+    params: Mapping[str, Any]
+    consumer_group: str | None
+    mq_all: tuple[MessageQueue, ...] | None
+    cid_all: tuple[str, ...] | None
+    category: str
+    flags: tuple[str, ...]
+    java_sorted_mq_all: SortOutcome
+    java_sorted_cid_all: SortOutcome
+    expect: tuple[Expectation, ...]
+    source: str = field(default="", compare=False)
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return tuple(run for group in self.expect for run in group.runs)
+
+    def results_for(self, run: str) -> tuple[Expected, ...]:
+        for group in self.expect:
+            if run in group.runs:
+                return group.results
+        raise KeyError(f"case {self.id} has no answers for run {run}")
+
+    def params_for(self, run: Run) -> dict[str, Any]:
+        """The case's ``params`` for ``reference_strategy``, with the run's charset when not UTF-8."""
+        params = dict(self.params)
+        if run.default_charset != "UTF-8":
+            params["charset"] = run.default_charset
+        return params
+
+
+
+def _queue_ref(ref: Any, mq_all: tuple[MessageQueue, ...] | None, where: str) -> MessageQueue:
+    if isinstance(ref, int):
+        if mq_all is None or ref >= len(mq_all):
+            size = "null" if mq_all is None else len(mq_all)
+            raise GoldenDataError(f"{where}: queue index {ref} is outside mqAll (size {size})")
+        return mq_all[ref]
+    return MessageQueue.from_json(ref)
+
+
+def _sort_outcome(value: Any, size: int | None, where: str) -> SortOutcome:
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return JavaError(value["error"], value["message"])
+    if size is None or sorted(value) != list(range(size)):
+        raise GoldenDataError(f"{where}: is not a permutation of the input positions")
+    return tuple(value)
+
+
+def _expected(data: Mapping[str, Any], mq_all, where: str) -> Expected:
+    cid = data["currentCID"]
+    if "queues" in data:
+        return Expected(cid, queues=tuple(_queue_ref(ref, mq_all, where) for ref in data["queues"]))
+    if "error" in data:
+        return Expected(cid, error=JavaError(data["error"], data["message"]))
+    return Expected(cid)
+
+
+def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> GoldenCase:
+    """A schema-valid case document as a :class:`GoldenCase`; ``GoldenDataError`` when
+    it refers to unknown runs or to queues it does not have. ``where`` names it in errors."""
+    mq_all = None if data["mqAll"] is None else tuple(MessageQueue.from_json(t) for t in data["mqAll"])
+    cid_all = None if data["cidAll"] is None else tuple(data["cidAll"])
+    seen: set = set()
+    expect = []
+    for n, group in enumerate(data["expect"]):
+        for run in group["runs"]:
+            if run not in runs:
+                raise GoldenDataError(f"{where}: expect/{n} names run {run!r}, not in {MANIFEST}")
+            if run in seen:
+                raise GoldenDataError(f"{where}: run {run!r} has two groups of answers")
+            seen.add(run)
+        results = tuple(
+            _expected(result, mq_all, f"{where}: expect/{n}/results/{i}")
+            for i, result in enumerate(group["results"])
+        )
+        expect.append(Expectation(tuple(group["runs"]), results))
+    java_sorted = data["javaSorted"]
+    return GoldenCase(
+        id=data["id"],
+        strategy=data["strategy"],
+        params=data["params"],
+        consumer_group=data["consumerGroup"],
+        mq_all=mq_all,
+        cid_all=cid_all,
+        category=data["category"],
+        flags=tuple(data["flags"]),
+        java_sorted_mq_all=_sort_outcome(
+            java_sorted["mqAll"], None if mq_all is None else len(mq_all), f"{where}: javaSorted/mqAll"
+        ),
+        java_sorted_cid_all=_sort_outcome(
+            java_sorted["cidAll"], None if cid_all is None else len(cid_all), f"{where}: javaSorted/cidAll"
+        ),
+        expect=tuple(expect),
+        source=where,
+    )

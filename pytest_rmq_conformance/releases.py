@@ -1,0 +1,31 @@
+"""RocketMQ releases: the ones the golden vectors come from, and how a release string reads."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+__all__ = ["RELEASES", "DEFAULT_RELEASE", "parse_release"]
+
+#: The RocketMQ releases whose Java classes produced the golden vectors.
+RELEASES: tuple[str, ...] = ("4.7.1", "4.9.8", "5.3.3")
+DEFAULT_RELEASE = "5.3.3"
+
+_RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def parse_release(version: str) -> tuple[int, int, int]:
+    """``"4.9.8"`` -> ``(4, 9, 8)``; ``ValueError`` for anything but a 4.x or 5.x release."""
+    if not isinstance(version, str):
+        raise ValueError(f"RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not {version!r}")
+    return _parse_release(version)
+
+
+@lru_cache(maxsize=64)  # asked for every strategy built: once per golden call
+def _parse_release(version: str) -> tuple[int, int, int]:
+    match = _RELEASE.fullmatch(version)
+    if match is None or int(match.group(1)) not in (4, 5):
+        raise ValueError(
+            f"RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not {version!r}"
+        )
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3)))
