@@ -94,6 +94,9 @@ class Kind(Protocol):
     case_schema: str | Path | None
     #: folders holding ``protocol-<message>.schema.json`` for its messages, besides the shipped ``schemas/``
     schema_dirs: tuple[Path, ...]
+    #: golden directories of its own (a ``manifest.json`` and a ``<FAMILY>.jsonl`` per family),
+    #: read besides the shipped ``golden/`` whenever one of its strategies is under test
+    golden_dirs: tuple[Path, ...]
     @property
     def default_properties(self) -> frozenset[str]:
         """The properties a strategy with no Java twin is held to unless it declares its own."""

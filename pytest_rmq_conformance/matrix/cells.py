@@ -169,9 +169,9 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
     """The implementation's identity (``None`` if it did not load) and its cells at ``release``."""
     settings = Settings(spec=spec, origin="rmq-conformance matrix", version=release, **options["settings"])
     subject = Subject(settings)
-    cells = {family: _Cell(family, release) for family in kinds.names()}
     try:
-        subject.load()
+        subject.load()  # a module spec may register a kind and families of its own
+        cells = {family: _Cell(family, release) for family in kinds.names()}
         error = subject.load_error
         identity = implementation_of(subject) if error is None else None
         if error is not None:

@@ -31,14 +31,14 @@ KINDS = {  # a cell's impact, or its status when it has none; every cell starts 
     "pass": Kind("✓", "pass", "#2e7d32", "every golden case and every generated group answered as Java does"),
     WRONG_QUEUES: Kind(
         "✗", LABELS[WRONG_QUEUES], "#c62828",
-        "a member of cidAll gets queues other than Java's, or an error where Java gives queues: "
-        "queues consumed twice or not at all",
+        "where Java answers a healthy call with queues (a member of cidAll asking for its share), the "
+        "implementation gives others or an error: queues consumed twice or not at all",
     ),
     FAULT: Kind("⊘", "no answer", "#6a1b9a", "the implementation crashed, hung or wrote garbage instead of answering"),
     ERROR_BEHAVIOUR: Kind(
         "!", LABELS[ERROR_BEHAVIOUR], "#ef6c00",
-        "Java throws or returns null where the implementation answers, or the reverse, for invalid inputs "
-        "or a caller outside cidAll; a healthy group never asks that",
+        "Java throws or returns null where the implementation answers, or the reverse, for calls a healthy "
+        "client never makes (invalid inputs, a caller outside cidAll)",
     ),
     "not-implemented": Kind(
         "○", "not implemented", "#757575", "the harness does not serve this family: not in its hello, or it answered unsupported"
@@ -136,7 +136,7 @@ def _runs_text(doc: dict[str, Any]) -> list[str]:
 def to_markdown(doc: dict[str, Any]) -> str:
     columns = _columns(doc)
     lines = [
-        "# RocketMQ allocation compatibility matrix",
+        "# RocketMQ client compatibility matrix",
         "",
         _compared_with(doc),
         "",
@@ -319,9 +319,9 @@ def to_html(doc: dict[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        "<title>RocketMQ allocation compatibility matrix</title>"
+        "<title>RocketMQ client compatibility matrix</title>"
         f"<style>{_STYLE}</style></head><body>"
-        "<h1>RocketMQ allocation compatibility matrix</h1>"
+        "<h1>RocketMQ client compatibility matrix</h1>"
         f"<p>{esc(_compared_with(doc))}</p>"
         f'<ul class="runs">{runs_list}</ul>'
         f'<div class="scroll"><table><thead>{"".join(head)}</thead><tbody>{"".join(body)}</tbody></table></div>'
@@ -339,9 +339,9 @@ def to_html(doc: dict[str, Any]) -> str:
 
 
 def badge_svg(row: dict[str, Any]) -> str:
-    """A flat badge: "rocketmq allocation" | the implementation's verdict."""
+    """A flat badge: "rocketmq client" | the implementation's verdict."""
     verdict = row["verdict"]
-    label, value = "rocketmq allocation", _verdict_text(verdict)
+    label, value = "rocketmq client", _verdict_text(verdict)
     colour = KINDS[verdict["status"]].colour if verdict["status"] in KINDS else "#757575"
     left, right = 7 * len(label) + 12, 7 * len(value) + 12
     width = left + right

@@ -88,7 +88,7 @@ class FailureGroups:
         if counts:
             write(f"by impact: {', '.join(counts)}")
         if set(self.classes) == {SEVERITY[-1]}:
-            write("only error behaviour differs: every member of cidAll gets Java's queues wherever Java answered with queues")
+            write("only error behaviour differs: wherever Java answered a healthy call with queues, the same queues came back")
         if self.not_run:
             first, last = (self.not_run[0].rpartition("::")[2], self.not_run[-1].rpartition("::")[2])
             span = first if len(self.not_run) == 1 else f"{first} ... {last}"

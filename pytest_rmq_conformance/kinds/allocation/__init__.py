@@ -31,6 +31,7 @@ class ConsumerAllocation:
     method = "allocate"
     case_schema: str | Path | None = "golden-case"
     schema_dirs: tuple[Path, ...] = ()
+    golden_dirs: tuple[Path, ...] = ()  # its vectors are the shipped golden/
 
     @property
     def default_properties(self) -> frozenset[str]:
