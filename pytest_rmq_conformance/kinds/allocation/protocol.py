@@ -16,13 +16,12 @@ side (:func:`serve`) answers them with Python strategies.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import islice
-from typing import Any, NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pytest_rmq_conformance.engine.protocol.client import Harness, HarnessError, quote
 from pytest_rmq_conformance.javalang import java_sorted_strings
-from pytest_rmq_conformance.kinds.allocation.replay import ANSWER_SLACK, Answer, item_problem
+from pytest_rmq_conformance.kinds.allocation.replay import Answer, answer_problem, call_strategy
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 
 __all__ = ["queue_to_json", "allocate", "sort", "RemoteStrategy", "serve"]
@@ -166,18 +165,16 @@ def _from_json(items: Sequence[Any] | None) -> list[MessageQueue] | None:
     return None if items is None else [MessageQueue(topic, broker, queue_id) for topic, broker, queue_id in items]
 
 
-def _answer_json(result: Any, limit: int) -> dict[str, Any]:
-    if result is None:
+def _answer_json(answer: Answer) -> dict[str, Any]:
+    """What :func:`~.replay.call_strategy` captured, as the protocol writes an answer."""
+    if answer.exception is not None and answer.fault is None and answer.wrong_type is None:
+        return _error_json(answer.exception)
+    problem = answer_problem(answer)
+    if problem is not None:
+        return {"error": "other", "message": problem[1]}
+    if answer.returned_none:
         return {"null": True}
-    if isinstance(result, (str, bytes, dict)) or not isinstance(result, Iterable):
-        return {"error": "other", "message": f"returned {type(result).__name__}, not a list of MessageQueue"}
-    items = list(islice(result, limit + 1))
-    if len(items) > limit:
-        return {"error": "other", "message": f"returned more than {limit} items (read no further)"}
-    wrong = item_problem(items)
-    if wrong is not None:
-        return {"error": "other", "message": wrong}
-    return {"queues": [queue_to_json(mq) for mq in items]}
+    return {"queues": [queue_to_json(mq) for mq in answer.queues or ()]}
 
 
 def _sorted_json(items: Any, order: Callable[[], list]) -> Any:
@@ -198,14 +195,10 @@ def _serve_allocate(request: Mapping[str, Any], build: Callable[[str, Mapping[st
     for caller in request["callers"]:
         try:
             strategy = build(family, request["params"])
-            result = strategy.allocate(
-                request["consumerGroup"], caller, None if mq_all is None else list(mq_all),
-                None if cid_all is None else list(cid_all),
-            )
-        except Exception as exc:  # the strategy's failure is its answer
+        except Exception as exc:  # Java built a strategy per call too: a refusing constructor is that call's answer
             answers.append(_error_json(exc))
             continue
-        answers.append(_answer_json(result, len(mq_all or ()) + ANSWER_SLACK))
+        answers.append(_answer_json(call_strategy(strategy, request["consumerGroup"], caller, mq_all, cid_all)))
     return {"answers": answers}
 
 
@@ -227,7 +220,3 @@ def serve(request: Mapping[str, Any], build: Callable[[str, Mapping[str, Any]], 
     if command == "sort":
         return _serve_sort(request)
     return None
-
-
-def _unreachable(what: str) -> NoReturn:  # pragma: no cover - keeps mypy's NoReturn honest
-    raise AssertionError(what)
