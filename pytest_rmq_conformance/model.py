@@ -36,6 +36,9 @@ class MessageQueue:
     queue_id: int
 
     def __post_init__(self) -> None:
+        exact = type(self.topic) is str and type(self.broker_name) is str and type(self.queue_id) is int
+        if exact and INT_MIN <= self.queue_id <= INT_MAX:  # the usual case, checked fast
+            return
         for field, value in (("topic", self.topic), ("broker_name", self.broker_name)):
             if not isinstance(value, str):
                 raise TypeError(f"MessageQueue {field} must be a str, not {type(value).__name__}")

@@ -6,8 +6,10 @@ A line of ``golden/<STRATEGY>.jsonl`` (``schemas/golden-case.schema.json``) beco
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError, Run
@@ -115,10 +117,30 @@ def _sort_outcome(value: Any, size: int | None, where: str) -> SortOutcome:
     return tuple(value)
 
 
-def _expected(data: Mapping[str, Any], mq_all, where: str) -> Expected:
+def _queues_of(refs: Sequence[Any], mq_all: tuple[MessageQueue, ...] | None, where: Callable[[], str]) -> tuple[MessageQueue, ...]:
+    """The queues an answer names: positions in mqAll (the usual case, read in one C call), or
+    queues given in full; ``GoldenDataError`` for a position outside mqAll."""
+    if not refs:
+        return ()
+    if mq_all is not None:
+        try:
+            if min(refs) >= 0:
+                picked = itemgetter(*refs)(mq_all)
+                return picked if len(refs) > 1 else (picked,)
+        except (TypeError, IndexError):  # queues given in full, or a position outside mqAll: said below
+            pass
+    place = where()
+    return tuple(_queue_ref(ref, mq_all, place) for ref in refs)
+
+
+def _place(where: str, group: int, result: int) -> str:
+    return f"{where}: expect/{group}/results/{result}"
+
+
+def _expected(data: Mapping[str, Any], mq_all, where: Callable[[], str]) -> Expected:
     cid = data["currentCID"]
     if "queues" in data:
-        return Expected(cid, queues=tuple(_queue_ref(ref, mq_all, where) for ref in data["queues"]))
+        return Expected(cid, queues=_queues_of(data["queues"], mq_all, where))
     if "error" in data:
         return Expected(cid, error=JavaError(data["error"], data["message"]))
     return Expected(cid)
@@ -127,7 +149,7 @@ def _expected(data: Mapping[str, Any], mq_all, where: str) -> Expected:
 def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> GoldenCase:
     """A schema-valid case document as a :class:`GoldenCase`; ``GoldenDataError`` when
     it refers to unknown runs or to queues it does not have. ``where`` names it in errors."""
-    mq_all = None if data["mqAll"] is None else tuple(MessageQueue.from_json(t) for t in data["mqAll"])
+    mq_all = None if data["mqAll"] is None else tuple(map(MessageQueue.from_json, data["mqAll"]))
     cid_all = None if data["cidAll"] is None else tuple(data["cidAll"])
     seen: set = set()
     expect = []
@@ -139,7 +161,7 @@ def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> 
                 raise GoldenDataError(f"{where}: run {run!r} has two groups of answers")
             seen.add(run)
         results = tuple(
-            _expected(result, mq_all, f"{where}: expect/{n}/results/{i}")
+            _expected(result, mq_all, partial(_place, where, n, i))
             for i, result in enumerate(group["results"])
         )
         expect.append(Expectation(tuple(group["runs"]), results))

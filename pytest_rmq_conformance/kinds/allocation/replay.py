@@ -99,12 +99,11 @@ def call_strategy(
     call (seconds); a strategy that modifies the lists it was given is caught
     either way.
     """
+    before = (None if mq_all is None else tuple(mq_all), None if cid_all is None else tuple(cid_all))
     if copy_lists:
-        before = (mq_all, cid_all)
         mq_arg = None if mq_all is None else list(mq_all)
         cid_arg = None if cid_all is None else list(cid_all)
     else:
-        before = (None if mq_all is None else list(mq_all), None if cid_all is None else list(cid_all))
         mq_arg, cid_arg = mq_all, cid_all
     try:
         result = call_with_timeout(lambda: strategy.allocate(consumer_group, current_cid, mq_arg, cid_arg), timeout)
@@ -115,7 +114,7 @@ def call_strategy(
     except Exception as exc:  # a strategy's failure is an answer to compare, not a crash
         result = exc
     for name, given, after in (("mq_all", before[0], mq_arg), ("cid_all", before[1], cid_arg)):
-        if given is not None and (after is None or list(given) != list(after)):
+        if given is not None and (after is None or tuple(after) != given):
             return Answer(fault=f"modified its argument {name} (a strategy must not change the lists it is given)")
     if isinstance(result, Exception):
         return Answer(exception=result)
