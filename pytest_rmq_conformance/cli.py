@@ -135,7 +135,7 @@ def _sweep_table(summary: dict) -> list[str]:
     table = ["  ".join([line[0].ljust(widths[0]), *map(str.rjust, line[1:], widths[1:])]) for line in lines]
     table.append(
         "queues moved: per scenario, the queues whose holder changed; lower bound: the fewest moves "
-        "that reach a balanced group"
+        "that reach a balanced group (a strategy that does not balance may move fewer)"
     )
     table += [
         f"{label(entry)}: {kind['kind']} in {kind['scenarios']} of {entry['scenarios']} scenarios "

@@ -121,6 +121,21 @@ def test_every_rerun_line_works_pasted_as_is(here):
     assert re.search(r"^=+ 1 failed in", again.stdout, re.MULTILINE), again.stdout[-2000:]
 
 
+def test_a_replay_line_works_in_a_subdirectory_whose_rootdir_holds_the_strategy(here):
+    """The strategy module is found through the rootdir (pytest.ini one level up): the replay line,
+    pasted in the subdirectory, finds the same rootdir, so the same module."""
+    (here / "pytest.ini").write_text("[pytest]\n")
+    sub = here / "sub"
+    sub.mkdir()
+    result = shell("pytest -p no:cacheprovider --rmq-strategy=mystrat:LastQueueLost --rmq-checks=reference", sub)
+    assert result.returncode == 1, result.stdout[-3000:]
+    replay = re.search(r"^  replay: (pytest .*)$", result.stdout, re.MULTILINE).group(1)
+    assert "--pyargs pytest_rmq_conformance.suite.test_reference::" in replay
+    again = shell(replay, sub)
+    assert again.returncode == 1, again.stdout[-2000:] + again.stderr
+    assert re.search(r"^=+ 1 failed in", again.stdout, re.MULTILINE), again.stdout[-2000:]
+
+
 def test_a_strategy_that_raises_shows_its_own_frames_under_tb_control(here):
     command = "pytest -p no:cacheprovider --rmq-strategy=mystrat:Raises --rmq-checks=golden --rmq-case=pub-AVG-0001-published-example"
     result = shell(command, here)

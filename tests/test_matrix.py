@@ -126,6 +126,24 @@ def test_a_crash_is_a_fault_and_the_matrix_completes(tmp_path, monkeypatch):
     assert avg["golden"]["classes"][FAULT] >= 1
     assert avg["golden"]["passed"] > 0  # the cases after the crash ran
     assert "exited with status 3" in avg["firstDivergence"]["summary"]
+    # past its restarts the harness is given up: the cases left say so in every rendering
+    not_run = avg["golden"]["notRun"]
+    assert not_run > 0
+    written = write_matrix(doc, tmp_path / "out")
+    for kind in ("md", "html"):
+        text = written[kind].read_text(encoding="utf-8")
+        assert f"{not_run} not run" in text, kind
+        assert "the harness kept failing and was given up" in text, kind  # its legend entry
+
+
+def test_two_implementations_of_one_name_get_badges_named_by_their_specs(tmp_path):
+    doc = build_matrix(["AVG"], ["5.3.3"], checks=["golden"])
+    first = doc["implementations"][0]
+    doc["implementations"] = [{**first, "spec": "mystrat:Averagely", "name": "Averagely"},
+                              {**first, "spec": "otherstrat:Averagely", "name": "Averagely"}]
+    written = write_matrix(doc, tmp_path)
+    assert written["badge:mystrat:Averagely"].name == "mystrat.Averagely.svg"
+    assert written["badge:otherstrat:Averagely"].name == "otherstrat.Averagely.svg"
 
 
 def test_a_spec_that_does_not_load_is_an_error_row(tmp_path):

@@ -57,7 +57,7 @@ def test_the_generated_sort_check_rejects_a_sort_without_overflow(pytester):
             "*mqAll: the orders part at position *",
             "*lists as data: *",
             "*shrinking: *",
-            "*replay: pytest *test_sort.py::test_sort_generated*",
+            "*replay: pytest --pyargs pytest_rmq_conformance.suite.test_sort::test_sort_generated*",
             "FAILED *test_sort_generated*",
         ]
     )

@@ -69,16 +69,19 @@ def _kind(cell: dict[str, Any]) -> str:
 
 
 def _cell_text(cell: dict[str, Any]) -> str:
-    """A cell in a few words, after its mark: pass, N of M cases differ: impact, not implemented."""
+    """A cell in a few words, after its mark: pass, N of M cases differ: impact, not implemented;
+    and the cases that did not run (the harness was given up), whatever else it says."""
     status = cell["status"]
     golden = cell["golden"]
+    not_run = golden["notRun"]
     if status == "pass":
         return f"pass ({golden['passed']} cases)" if golden["cases"] else "pass"
+    if status == "not-run" and not_run:
+        return f"{not_run} of {golden['cases']} cases not run"
     if status == "differs":
         impact = KINDS[cell["impact"]].label
-        if golden["differ"]:
-            return f"{golden['differ']} of {golden['cases']} cases differ: {impact}"
-        return f"generated groups differ: {impact}"
+        text = f"{golden['differ']} of {golden['cases']} cases differ: {impact}" if golden["differ"] else f"generated groups differ: {impact}"
+        return f"{text}; {KINDS['not-run'].mark} {not_run} not run" if not_run else text
     return "" if status == "absent" else KINDS[status].label
 
 
@@ -100,6 +103,8 @@ def _cells(row: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
 def _legend(doc: dict[str, Any], columns: list[tuple[str, str]]) -> list[str]:
     """The kinds the legend explains: the usual ones, and any other a shown cell has."""
     used = {_kind(_cells(row)[col]) for row in doc["implementations"] for col in columns}
+    if any(_cells(row)[col]["golden"]["notRun"] for row in doc["implementations"] for col in columns):
+        used.add("not-run")
     return [kind for kind in KINDS if kind in ALWAYS or kind in used]
 
 
@@ -362,9 +367,11 @@ def write_matrix(doc: dict[str, Any], out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     (out / "badges").mkdir(exist_ok=True)
     written = {"json": out / "matrix.json", "md": out / "matrix.md", "html": out / "matrix.html"}
+    taken = [slug(row["name"]) for row in doc["implementations"]]
     used: set[str] = set()
-    for row in doc["implementations"]:
-        name = slug(row["name"])
+    for row, slugged in zip(doc["implementations"], taken):
+        # two implementations of one name (mystrat:Averagely, other:Averagely): their specs tell them apart
+        name = slug(row["spec"].replace(":", ".")) if taken.count(slugged) > 1 else slugged
         while name in used:
             name += "-"
         used.add(name)

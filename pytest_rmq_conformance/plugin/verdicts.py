@@ -109,9 +109,9 @@ def skip_not_run(request, reason: str) -> None:
 def fail_generated(request, conformance, report: str, **found: Any) -> None:
     """Fail the running generated check with ``report`` and the line that replays it (``found``:
     more properties, such as ``shrinking``)."""
-    from pytest_rmq_conformance.engine.rerun import replay_command
+    from pytest_rmq_conformance.engine.rerun import node_of, replay_command
 
-    replay = replay_command(conformance.settings, f"{request.node.path}::{request.node.name}")
+    replay = replay_command(conformance.settings, node_of(request.node.path, request.node.name))
     _properties(request, cause=report.splitlines()[0], rerun=replay, **found)
     pytest.fail(f"{report}\n  replay: {replay}", pytrace=False)
 
