@@ -29,6 +29,7 @@ from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.messages import VERSION, message
 from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["Server", "main"]
 
@@ -46,7 +47,7 @@ class Server:
         self._subjects: dict[tuple[str, str], Subject] = {}
         self.families: dict[str, str] = {}  # family -> the spec serving it
         for spec in self.specs:
-            subject = self._subject(spec, Settings().version)
+            subject = self._subject(spec, DEFAULT_RELEASE)
             if subject.load_error is not None:
                 raise SystemExit(f"pytest_rmq_conformance.harness: {subject.load_error}")
             if subject.family is None:
@@ -91,7 +92,7 @@ class Server:
         if command == "bye":
             return None
         request_id = request.get("id")
-        release = request.get("release", Settings().version)
+        release = request.get("release", DEFAULT_RELEASE)
         family = request.get("strategy")
         if isinstance(family, str) and family not in self.families:
             return {"id": request_id, "unsupported": f"{family} is not served here (serving {', '.join(self.families)})"}

@@ -52,6 +52,7 @@ __all__ = [
     "unregister_family",
     "get_kind",
     "all_kinds",
+    "kind_of",
     "kind_of_method",
     "get",
     "family_of",
@@ -86,8 +87,6 @@ class Kind(Protocol):
 
     #: short name, used in records and protocol messages (``allocation``)
     name: str
-    #: what it is, for headers and reports (``consumer queue allocation``)
-    title: str
     #: the method a strategy object of this kind has (``allocate``); an object that has it is an instance spec
     method: str
     #: the JSON schema (``schemas/<name>.schema.json`` or a path) of one golden line, or ``None``
@@ -256,6 +255,11 @@ def get_kind(name: str) -> Kind:
         return _KINDS[name]
     except KeyError:
         raise ValueError(f"unknown kind {name!r}; expected one of {sorted(_KINDS)}") from None
+
+
+def kind_of(family: str) -> Kind:
+    """The kind the family called ``family`` belongs to; ``ValueError`` for an unknown family."""
+    return get_kind(get(family).kind)
 
 
 def kind_of_method(strategy: Any) -> Kind | None:

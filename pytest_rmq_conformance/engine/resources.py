@@ -15,8 +15,10 @@ __all__ = ["data_dir", "golden_dir", "schemas_dir", "schema_path", "schema_valid
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
+@cache
 def data_dir(name: str) -> Path:
-    """The folder ``name`` (``"golden"`` or ``"schemas"``) of this installation."""
+    """The folder ``name`` (``"golden"`` or ``"schemas"``) of this installation (found once: every
+    harness message asks for the schemas' folder)."""
     for candidate in (_PACKAGE / "data" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate

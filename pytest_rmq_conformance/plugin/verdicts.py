@@ -43,7 +43,7 @@ def fail_case(request, golden, outcome) -> None:
     from pytest_rmq_conformance.engine import kinds
     from pytest_rmq_conformance.engine.rerun import rerun_command
 
-    kind = kinds.get_kind(kinds.get(outcome.case.strategy).kind)
+    kind = kinds.kind_of(outcome.case.strategy)
     first = outcome.error if outcome.error is not None else outcome.mismatches[0].problem
     _properties(
         request,

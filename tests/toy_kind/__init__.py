@@ -188,7 +188,6 @@ class RoundRobinKind:
     """The :class:`~pytest_rmq_conformance.engine.kinds.Kind` record of the toy kind."""
 
     name = "round-robin"
-    title = "round-robin queue selection (a toy)"
     method = "next_queue"
     case_schema: str | Path | None = HERE / "schemas" / "golden-case.schema.json"
     schema_dirs = (HERE / "schemas",)

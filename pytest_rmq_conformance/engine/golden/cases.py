@@ -140,10 +140,6 @@ class GoldenCases:
         self._cases = cases
         return cases
 
-    def run(self, run_id: str) -> Run:
-        """The Java run ``run_id`` of the golden data read."""
-        return self._runs[run_id]
-
     def run_case(self, case: Any) -> CaseOutcome:
         """Replay ``case`` through its kind and report its outcome (also to ``observe``)."""
         run = self.run_for(case)
@@ -152,7 +148,7 @@ class GoldenCases:
         if subject.hangs.exhausted:
             outcome = CaseOutcome(case, run, subject.name, error=subject.hangs.refusal())
         else:
-            outcome = kinds.get_kind(kinds.get(case.strategy).kind).replay(subject, case, self._runs[run])
+            outcome = kinds.kind_of(case.strategy).replay(subject, case, self._runs[run])
         self._observe(outcome)
         return outcome
 
@@ -160,5 +156,5 @@ class GoldenCases:
         """The failure report of ``outcome``, ending with the line that reruns its case."""
         from pytest_rmq_conformance.engine.rerun import rerun_command
 
-        kind = kinds.get_kind(kinds.get(outcome.case.strategy).kind)
+        kind = kinds.kind_of(outcome.case.strategy)
         return kind.report(outcome, rerun_command(self.subject.settings, outcome.case.id))

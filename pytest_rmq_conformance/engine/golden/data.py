@@ -152,7 +152,7 @@ def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dic
 
 def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[Any]:
     try:
-        kind = kinds.get_kind(kinds.get(path.stem).kind)
+        kind = kinds.kind_of(path.stem)
     except ValueError:
         raise GoldenDataError(
             f"{path}: no registered family {path.stem!r} (a golden file is named after its family: "

@@ -27,7 +27,6 @@ class ConsumerAllocation:
     """The :class:`~pytest_rmq_conformance.engine.kinds.Kind` record of consumer allocation."""
 
     name = "allocation"
-    title = "consumer queue allocation"
     method = "allocate"
     case_schema: str | Path | None = "golden-case"
     schema_dirs: tuple[Path, ...] = ()

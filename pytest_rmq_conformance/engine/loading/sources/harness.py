@@ -39,7 +39,7 @@ class HarnessSource:
 
     def build(self, family: str | None, params: Mapping[str, Any], case: Any, charset: str) -> Any:
         assert self.harness is not None and family is not None, "a harness builds for a known family, once probed"
-        return kinds.get_kind(kinds.get(family).kind).remote(self.harness, family, params, self.settings.version)
+        return kinds.kind_of(family).remote(self.harness, family, params, self.settings.version)
 
     def portable_spec(self) -> str | None:
         return f"{EXEC}{self.resolved.target}"
