@@ -31,8 +31,16 @@ def test_in_a_batch_every_call_keeps_its_own_limit():
             call_with_timeout(spin, 0.05)
         with pytest.raises(CallTimeout, match=r"took longer than 0\.1 s"):
             call_with_timeout(spin, 0.1)
-        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
     assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # the batch's ticks end with it
+
+
+def test_in_a_batch_the_limit_is_per_call_not_per_batch():
+    with time_limits():
+        for _ in range(12):  # 0.24 s in all, each call well under its 0.1 s
+            assert call_with_timeout(lambda: time.sleep(0.02) or "ok", 0.1) == "ok"
+        time.sleep(0.15)  # between calls, a tick finds no call to cut off
+        assert call_with_timeout(lambda: "still fine", 0.1) == "still fine"
 
 
 def test_a_timer_armed_by_someone_else_survives_a_batch():

@@ -306,9 +306,12 @@ def checks_of(config) -> list[str] | None:
 
 def case_lists(config, option: str) -> list:
     """The known-divergence files given to ``option`` (``rmq_xfail_file`` or ``rmq_skip_file``)."""
+    paths = config.getoption(option)
+    if not paths:
+        return []
     from pytest_rmq_conformance.plugin.divergences import read_case_list
 
     try:
-        return [read_case_list(Path(path), f"--{option.replace('_', '-')}") for path in config.getoption(option)]
+        return [read_case_list(Path(path), f"--{option.replace('_', '-')}") for path in paths]
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None

@@ -40,11 +40,12 @@ def pytest_generate_tests(metafunc):
     metafunc.parametrize("rmq_golden_case", [NotReplayable(reason, False)], ids=["no-golden-cases"])
 
 
-def test_golden(rmq_golden_case, rmq_golden, request):
+def test_golden(rmq_golden_case, request):
     if isinstance(rmq_golden_case, NotReplayable):
         if rmq_golden_case.fail:
             pytest.fail(rmq_golden_case.reason, pytrace=False)
         pytest.skip(rmq_golden_case.reason)
+    rmq_golden = rmq_state(request.config).golden  # the rmq_golden fixture's value, without its per-test lookup
     outcome = rmq_golden.run_case(rmq_golden_case)
     if outcome.not_run:
         skip_not_run(request, outcome.skipped)

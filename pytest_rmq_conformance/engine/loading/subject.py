@@ -16,18 +16,19 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.kinds import Family, Kind
 from pytest_rmq_conformance.engine.loading.sources import BuildHook, Declare, Source, open_source
 from pytest_rmq_conformance.engine.loading.specs import SpecError, resolve_spec
-from pytest_rmq_conformance.engine.protocol.client import Harness, HarnessFault, Hello
 from pytest_rmq_conformance.engine.running.hangs import HangBudget
-from pytest_rmq_conformance.engine.running.nondeterminism import note_built
 from pytest_rmq_conformance.engine.running.timeouts import StrategyExit
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.releases import parse_release
+
+if TYPE_CHECKING:
+    from pytest_rmq_conformance.engine.protocol.client import Harness, Hello
 
 __all__ = ["Subject"]
 
@@ -81,8 +82,6 @@ class Subject:
             self._properties = self._declared_properties()
         except (SpecError, ValueError) as exc:
             self._load_error = str(exc)
-        except HarnessFault as exc:
-            self._load_error = f"--rmq-strategy={self.settings.spec}: the harness never said hello: {exc}"
         except (Exception, StrategyExit) as exc:  # whatever user code raised while being looked at
             self._load_error = f"--rmq-strategy={self.settings.spec}: {type(exc).__name__}: {exc}"
 
@@ -273,6 +272,8 @@ class Subject:
 
     def build_for(self, scenario: Any) -> Any:
         """A strategy configured for ``scenario`` (fresh, except for an instance spec)."""
+        from pytest_rmq_conformance.engine.running.nondeterminism import note_built
+
         built = self.build(scenario.strategy, scenario.params, scenario)
         note_built(built, scenario.strategy, scenario.params)
         return built

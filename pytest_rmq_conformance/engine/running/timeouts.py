@@ -46,16 +46,8 @@ class StrategyExit(StrategyFault):
 
 
 def call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
-    """``func()`` (strategy code) with a time limit; see :func:`_call_with_timeout`. A
-    ``sys.exit`` inside it raises :class:`StrategyExit` instead."""
-    try:
-        return _call_with_timeout(func, seconds)
-    except SystemExit as exc:
-        raise StrategyExit(exc.code) from None
-
-
-def _call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
-    """``func()``, interrupted with :class:`CallTimeout` after ``seconds`` (``None`` or 0: no limit).
+    """``func()`` (strategy code), interrupted with :class:`CallTimeout` after ``seconds``
+    (``None`` or 0: no limit); a ``sys.exit`` inside it raises :class:`StrategyExit` instead.
 
     On the main thread of a POSIX process the call is interrupted by
     ``SIGALRM``, which stops a pure-Python loop or a sleep where it is, and
@@ -65,50 +57,68 @@ def _call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
     returns, nor, on Python 3.10, in a loop whose body is only a ``try``
     block (3.10 defers signals at the start of a ``try``).
     """
-    if not seconds or seconds <= 0:
-        return func()
-    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-        return _with_alarm(func, seconds)
-    return _with_thread(func, seconds)
+    try:
+        if not seconds or seconds <= 0:
+            return func()
+        if _Alarm.installed and threading.get_ident() == _Alarm.thread:  # in a batch: a clock read
+            if _Alarm.ticking != seconds:
+                _Alarm.seconds = _Alarm.ticking = seconds
+                signal.setitimer(signal.ITIMER_REAL, seconds / 10, seconds / 10)
+            _Alarm.started = time.monotonic()
+            try:
+                return func()
+            finally:
+                _Alarm.started = None
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            return _with_alarm(func, seconds)
+        return _with_thread(func, seconds)
+    except SystemExit as exc:
+        raise StrategyExit(exc.code) from None
 
 
 class _Alarm:
-    """Our ``SIGALRM`` handler; :func:`time_limits` keeps it installed over many calls."""
+    """Our ``SIGALRM`` handler. Alone, it fires once, at the limit of the call. Under
+    :func:`time_limits` it ticks at a tenth of the limit and interrupts only a call that has
+    run past its limit: a call then costs a clock read instead of two timer system calls."""
 
     seconds = 0.0
-    installed = False
+    installed = False  # under time_limits
+    ticking = 0.0  # the limit the ticks are set for (0: no ticks yet)
+    thread = 0  # the thread of the batch (the main thread)
+    started: float | None = None  # when the running call started, under time_limits
 
     @classmethod
     def fire(cls, signum, frame):
-        raise CallTimeout(cls.seconds)
+        if not cls.installed:
+            raise CallTimeout(cls.seconds)
+        started = cls.started
+        if started is not None and time.monotonic() - started >= cls.seconds:
+            cls.started = None
+            raise CallTimeout(cls.seconds)
 
 
 @contextmanager
 def time_limits() -> Iterator[None]:
-    """Keep the ``SIGALRM`` handler installed over a batch of :func:`call_with_timeout` calls
-    (each still has its own limit), which saves two handler swaps per call. Does nothing off
-    the main thread, inside another ``time_limits``, or while another timer is armed."""
+    """Keep the ``SIGALRM`` handler installed, and one ticking timer armed, over a batch of
+    :func:`call_with_timeout` calls (each still has its own limit). Does nothing off the main
+    thread, inside another ``time_limits``, or while another timer is armed."""
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable or _Alarm.installed or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
         yield
         return
     previous_handler = signal.signal(signal.SIGALRM, _Alarm.fire)
-    _Alarm.installed = True
+    _Alarm.installed, _Alarm.thread = True, threading.get_ident()
     try:
         yield
     finally:
-        _Alarm.installed = False
+        if _Alarm.ticking:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        _Alarm.installed, _Alarm.ticking, _Alarm.started = False, 0.0, None
         signal.signal(signal.SIGALRM, previous_handler)
 
 
 def _with_alarm(func: Callable[[], T], seconds: float) -> T:
     _Alarm.seconds = seconds
-    if _Alarm.installed:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            return func()
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
     started = time.monotonic()
     previous_handler = signal.signal(signal.SIGALRM, _Alarm.fire)
     previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
@@ -18,6 +18,20 @@ from pytest_rmq_conformance.model import MessageQueue
 __all__ = ["ILLEGAL_ARGUMENT", "JavaError", "Expected", "Expectation", "GoldenCase", "parse_case"]
 
 ILLEGAL_ARGUMENT = "java.lang.IllegalArgumentException"
+
+#: one :class:`MessageQueue` per distinct queue of the golden files, which cases share (a tenth
+#: as many objects to build, and for the garbage collector to walk, as there are queues in mqAll)
+_interned = lru_cache(maxsize=1 << 16, typed=True)(MessageQueue)
+
+
+def _queue(triple: Any) -> MessageQueue:
+    """The queue of a ``[topic, brokerName, queueId]`` triple."""
+    if type(triple) is list and len(triple) == 3:
+        try:
+            return _interned(*triple)
+        except TypeError:  # an unhashable field: said below
+            pass
+    return MessageQueue.from_json(triple)
 
 
 @dataclass(frozen=True)
@@ -36,7 +50,7 @@ class JavaError:
         return self.error.rsplit(".", 1)[-1]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Expected:
     """What Java answered one caller: a list of queues, an exception, or ``null``."""
 
@@ -104,7 +118,7 @@ def _queue_ref(ref: Any, mq_all: tuple[MessageQueue, ...] | None, where: str) ->
             size = "null" if mq_all is None else len(mq_all)
             raise GoldenDataError(f"{where}: queue index {ref} is outside mqAll (size {size})")
         return mq_all[ref]
-    return MessageQueue.from_json(ref)
+    return _queue(ref)
 
 
 def _sort_outcome(value: Any, size: int | None, where: str) -> SortOutcome:
@@ -117,9 +131,9 @@ def _sort_outcome(value: Any, size: int | None, where: str) -> SortOutcome:
     return tuple(value)
 
 
-def _queues_of(refs: Sequence[Any], mq_all: tuple[MessageQueue, ...] | None, where: Callable[[], str]) -> tuple[MessageQueue, ...]:
+def _queues_of(refs: Sequence[Any], mq_all: tuple[MessageQueue, ...] | None, place: Callable[[], str]) -> tuple[MessageQueue, ...]:
     """The queues an answer names: positions in mqAll (the usual case, read in one C call), or
-    queues given in full; ``GoldenDataError`` for a position outside mqAll."""
+    queues given in full; ``GoldenDataError`` (naming ``place()``) for a position outside mqAll."""
     if not refs:
         return ()
     if mq_all is not None:
@@ -129,27 +143,32 @@ def _queues_of(refs: Sequence[Any], mq_all: tuple[MessageQueue, ...] | None, whe
                 return picked if len(refs) > 1 else (picked,)
         except (TypeError, IndexError):  # queues given in full, or a position outside mqAll: said below
             pass
-    place = where()
-    return tuple(_queue_ref(ref, mq_all, place) for ref in refs)
+    where = place()
+    return tuple(_queue_ref(ref, mq_all, where) for ref in refs)
 
 
 def _place(where: str, group: int, result: int) -> str:
     return f"{where}: expect/{group}/results/{result}"
 
 
-def _expected(data: Mapping[str, Any], mq_all, where: Callable[[], str]) -> Expected:
-    cid = data["currentCID"]
-    if "queues" in data:
-        return Expected(cid, queues=_queues_of(data["queues"], mq_all, where))
-    if "error" in data:
-        return Expected(cid, error=JavaError(data["error"], data["message"]))
-    return Expected(cid)
+def _results(results: Sequence[Mapping[str, Any]], mq_all, where: str, group: int) -> tuple[Expected, ...]:
+    """Java's answers to the callers of expectation group ``group`` of the case at ``where``."""
+    out = []
+    for index, data in enumerate(results):
+        cid = data["currentCID"]
+        if "queues" in data:
+            out.append(Expected(cid, queues=_queues_of(data["queues"], mq_all, partial(_place, where, group, index))))
+        elif "error" in data:
+            out.append(Expected(cid, error=JavaError(data["error"], data["message"])))
+        else:
+            out.append(Expected(cid))
+    return tuple(out)
 
 
 def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> GoldenCase:
     """A schema-valid case document as a :class:`GoldenCase`; ``GoldenDataError`` when
     it refers to unknown runs or to queues it does not have. ``where`` names it in errors."""
-    mq_all = None if data["mqAll"] is None else tuple(map(MessageQueue.from_json, data["mqAll"]))
+    mq_all = None if data["mqAll"] is None else tuple(map(_queue, data["mqAll"]))
     cid_all = None if data["cidAll"] is None else tuple(data["cidAll"])
     seen: set = set()
     expect = []
@@ -160,11 +179,7 @@ def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> 
             if run in seen:
                 raise GoldenDataError(f"{where}: run {run!r} has two groups of answers")
             seen.add(run)
-        results = tuple(
-            _expected(result, mq_all, partial(_place, where, n, i))
-            for i, result in enumerate(group["results"])
-        )
-        expect.append(Expectation(tuple(group["runs"]), results))
+        expect.append(Expectation(tuple(group["runs"]), _results(group["results"], mq_all, where, n)))
     java_sorted = data["javaSorted"]
     return GoldenCase(
         id=data["id"],

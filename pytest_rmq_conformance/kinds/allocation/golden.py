@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_rmq_conformance.engine.golden.cases import CaseOutcome
-from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
 from pytest_rmq_conformance.kinds.allocation.cases import GoldenCase
-from pytest_rmq_conformance.kinds.allocation.protocol import allocate
 from pytest_rmq_conformance.kinds.allocation.replay import Mismatch, compare_answers, impact_of, replay_case
 
 if TYPE_CHECKING:
@@ -29,6 +27,9 @@ def replay(subject: Subject, case: GoldenCase, run: Run) -> CaseOutcome:
     name = subject.name
     harness = subject.harness
     if harness is not None:
+        from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
+        from pytest_rmq_conformance.kinds.allocation.protocol import allocate
+
         expected = case.results_for(run.id)
         try:
             answers = allocate(

@@ -85,13 +85,19 @@ def open_source(
 ) -> Source:
     """The source for ``resolved``; with ``settings.isolate``, a Python strategy is served by the
     built-in harness in a process of its own. ``env`` gives a harness process's environment."""
-    from pytest_rmq_conformance.engine.loading.sources.harness import HarnessSource, isolated
-    from pytest_rmq_conformance.engine.loading.sources.python import PythonSource
-    from pytest_rmq_conformance.engine.loading.sources.reference import ReferenceSource
-
+    if resolved.kind == "harness" or settings.isolate:  # the protocol's client is imported only here
+        from pytest_rmq_conformance.engine.loading.sources.harness import HarnessSource, isolated
     if resolved.kind == "harness":
         return HarnessSource(resolved, settings, env)
-    source: Source = ReferenceSource(resolved, settings) if resolved.kind == "reference" else PythonSource(resolved, settings, build_hook)
+    source: Source
+    if resolved.kind == "reference":
+        from pytest_rmq_conformance.engine.loading.sources.reference import ReferenceSource
+
+        source = ReferenceSource(resolved, settings)
+    else:
+        from pytest_rmq_conformance.engine.loading.sources.python import PythonSource
+
+        source = PythonSource(resolved, settings, build_hook)
     if settings.isolate:
         return HarnessSource(isolated(resolved, source.portable_spec()), settings, env)
     return source

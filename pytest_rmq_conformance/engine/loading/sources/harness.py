@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.loading.specs import EXEC, Resolved, SpecError
-from pytest_rmq_conformance.engine.protocol.client import Harness
+from pytest_rmq_conformance.engine.protocol.client import Harness, HarnessFault
 
 if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.settings import Settings
@@ -35,7 +35,10 @@ class HarnessSource:
         self.harness = Harness(
             self.resolved.target, timeout=settings.timeout, max_restarts=settings.max_restarts, cwd=os.getcwd(), env=self._env()
         )
-        return self.harness.hello().name
+        try:
+            return self.harness.hello().name
+        except HarnessFault as exc:
+            raise SpecError(f"--rmq-strategy={settings.spec}: the harness never said hello: {exc}") from None
 
     def build(self, family: str | None, params: Mapping[str, Any], case: Any, charset: str) -> Any:
         assert self.harness is not None and family is not None, "a harness builds for a known family, once probed"
