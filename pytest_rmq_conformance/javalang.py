@@ -1,16 +1,18 @@
 """The parts of Java's behaviour a port of the allocation strategies depends on.
 
 Java strings are sequences of UTF-16 code units; Python strings are sequences
-of code points. The helpers here make Python compare, split and encode strings
-the way ``java.lang.String`` does, and do Java's 32-bit ``int`` arithmetic.
+of code points. The helpers here make Python compare, split, encode and hash
+strings the way ``java.lang.String`` does, and do Java's 32-bit ``int`` and
+64-bit ``long`` arithmetic. The producer ports also need ``java.util.Random``,
+the hash codes of boxed values and the iteration order of a ``ConcurrentHashMap``.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Generic, TypeVar
 
 from pytest_rmq_conformance._timsort import java_sort
 
@@ -26,6 +28,20 @@ __all__ = [
     "java_split",
     "java_get_bytes",
     "normalize_charset",
+    "LONG_MIN",
+    "LONG_MAX",
+    "java_long",
+    "java_abs",
+    "java_rem",
+    "mask31",
+    "java_list_get",
+    "java_string_hash",
+    "java_hash_code",
+    "JavaInteger",
+    "JavaLong",
+    "HashCodeOf",
+    "JavaRandom",
+    "JavaConcurrentHashMap",
 ]
 
 T = TypeVar("T")
@@ -204,3 +220,254 @@ def java_sorted(items: Sequence[T], compare: Callable[[T, T], int]) -> list[T]:
     java_sort(copy, compare)
     return copy
 
+
+LONG_MIN = -(2**63)
+LONG_MAX = 2**63 - 1
+_MASK48 = (1 << 48) - 1
+_MULTIPLIER = 0x5DEECE66D
+
+
+def java_long(value: int) -> int:
+    """Wrap ``value`` to a signed 64-bit long, as Java's ``long`` arithmetic does."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
+def java_abs(value: int) -> int:
+    """``Math.abs(int)``: ``abs`` wrapped to 32 bits, so ``INT_MIN`` stays ``INT_MIN``."""
+    return java_int(abs(value))
+
+
+def java_rem(dividend: int, divisor: int) -> int:
+    """Java's ``dividend % divisor``: truncated, the sign of the dividend
+    (``java_rem(-7, 3) == -1``); ``ZeroDivisionError`` for a zero divisor."""
+    if divisor == 0:
+        raise ZeroDivisionError("/ by zero")
+    rem = abs(dividend) % abs(divisor)
+    return -rem if dividend < 0 else rem
+
+
+def mask31(value: int) -> int:
+    """``value & 0x7FFFFFFF``: the low 31 bits, never negative."""
+    return value & 0x7FFFFFFF
+
+
+def java_list_get(items: Sequence[T], index: int) -> T:
+    """``List.get(index)``: ``IndexError`` with Java's message for an index outside
+    ``[0, len)``, where Python would count a negative index from the end."""
+    if not 0 <= index < len(items):
+        raise IndexError(f"Index {index} out of bounds for length {len(items)}")
+    return items[index]
+
+
+def java_string_hash(text: str) -> int:
+    """``String.hashCode()``: ``31 * h + unit`` over the UTF-16 code units, wrapped to int."""
+    h = 0
+    data = _utf16(text)
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    return java_int(h)
+
+
+class _Boxed:
+    """A Java value that only exists for its ``hashCode()``."""
+
+    __slots__ = ("value",)
+    _low, _high = INT_MIN, INT_MAX
+
+    def __init__(self, value: int) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or not self._low <= value <= self._high:
+            raise ValueError(f"{type(self).__name__} takes an int in [{self._low}, {self._high}], not {value!r}")
+        self.value = value
+
+    def java_hash_code(self) -> int:
+        return self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Boxed) and type(other) is type(self) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.value))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value})"
+
+
+class JavaInteger(_Boxed):
+    """A ``java.lang.Integer``: its hash code is its value."""
+
+    __slots__ = ()
+
+
+class JavaLong(_Boxed):
+    """A ``java.lang.Long``: its hash code is ``(int) (v ^ (v >>> 32))``."""
+
+    __slots__ = ()
+    _low, _high = LONG_MIN, LONG_MAX
+
+    def java_hash_code(self) -> int:
+        bits = self.value & 0xFFFFFFFFFFFFFFFF
+        return java_int(bits ^ (bits >> 32))
+
+
+class HashCodeOf(_Boxed):
+    """Any Java object whose ``hashCode()`` returns ``value``."""
+
+    __slots__ = ()
+
+
+def java_hash_code(obj: object) -> int:
+    """``obj.hashCode()`` for a ``str`` or an object with ``java_hash_code()``;
+    ``TypeError`` for ``None`` (Java's NullPointerException) and for other types."""
+    if isinstance(obj, str):
+        return java_string_hash(obj)
+    if obj is None:
+        raise TypeError("cannot invoke hashCode() on null")
+    method = getattr(obj, "java_hash_code", None)
+    if method is None:
+        raise TypeError(f"no Java hashCode() for {type(obj).__name__}: pass a str, JavaInteger, JavaLong or HashCodeOf")
+    return int(method())
+
+
+class JavaRandom:
+    """``java.util.Random``: the 48-bit linear congruential generator, bit for bit."""
+
+    def __init__(self, seed: int) -> None:
+        self.set_seed(seed)
+
+    def set_seed(self, seed: int) -> None:
+        self._seed = (java_long(seed) ^ _MULTIPLIER) & _MASK48
+
+    def next(self, bits: int) -> int:
+        """The next ``bits`` random bits as a signed int (``Random.next``)."""
+        self._seed = (self._seed * _MULTIPLIER + 0xB) & _MASK48
+        return java_int(self._seed >> (48 - bits))
+
+    def next_int(self, bound: int | None = None) -> int:
+        """``nextInt()`` over the whole int range, or ``nextInt(bound)`` in ``[0, bound)``;
+        ``ValueError`` for ``bound <= 0`` (Java's IllegalArgumentException)."""
+        if bound is None:
+            return self.next(32)
+        if bound <= 0:
+            raise ValueError("bound must be positive")
+        r = self.next(31)
+        if bound & (bound - 1) == 0:  # a power of two: the high bits
+            return java_int((bound * r) >> 31)
+        u = r
+        r = java_rem(u, bound)
+        while java_int(u - r + bound - 1) < 0:  # u is in the incomplete last block: draw again
+            u = self.next(31)
+            r = java_rem(u, bound)
+        return r
+
+    def shuffle(self, items: list) -> None:
+        """``Collections.shuffle(items, this)``, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next_int(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+V = TypeVar("V")
+
+
+class JavaConcurrentHashMap(Generic[V]):
+    """A ``ConcurrentHashMap<String, V>`` as far as its iteration order goes.
+
+    Java walks the table bin by bin; a bin holds its keys in insertion order, and a
+    key removed and put again goes to the end of its bin. ``new ConcurrentHashMap(16)``
+    starts with 32 bins, ``bin = spread(hash) & (bins - 1)`` with
+    ``spread(h) = (h ^ (h >>> 16)) & 0x7fffffff``, and doubles at 3/4 full, splitting
+    every bin as Java's ``transfer`` does. Not modelled: tree bins (more than 8 keys
+    in one bin). ``None`` as a key raises ``TypeError`` (Java's NullPointerException).
+
+    >>> m = JavaConcurrentHashMap()
+    >>> for key in ["broker-a", "broker-b", "C", "B", "A"]:
+    ...     m.put(key, 0)
+    >>> list(m.keys())
+    ['A', 'B', 'C', 'broker-b', 'broker-a']
+    """
+
+    def __init__(self, initial_capacity: int = 16) -> None:
+        size = 1
+        while size < 1 + initial_capacity * 4 // 3:  # Java: tableSizeFor(1 + capacity / 0.75)
+            size *= 2
+        self._bins: list[list[str]] = [[] for _ in range(size)]
+        self._values: dict[str, V] = {}
+
+    @staticmethod
+    def spread(key: str) -> int:
+        """The bin-selecting hash of ``key``: ``(h ^ (h >>> 16)) & 0x7fffffff``."""
+        h = java_string_hash(key) & 0xFFFFFFFF
+        return (h ^ (h >> 16)) & 0x7FFFFFFF
+
+    @staticmethod
+    def _check(key: str | None) -> str:
+        if key is None:
+            raise TypeError("ConcurrentHashMap does not take null keys")
+        return key
+
+    def get(self, key: str | None) -> V | None:
+        return self._values.get(self._check(key))
+
+    def put(self, key: str | None, value: V) -> V | None:
+        """Store ``value``; the previous value (``None`` if new). A present key keeps its place."""
+        key = self._check(key)
+        old = self._values.get(key)
+        if key not in self._values:
+            self._bins[self.spread(key) & (len(self._bins) - 1)].append(key)
+        self._values[key] = value
+        if len(self._values) >= len(self._bins) * 3 // 4:
+            self._grow()
+        return old
+
+    def put_if_absent(self, key: str | None, value: V) -> V | None:
+        """Store ``value`` unless ``key`` is present; the present value, or ``None``."""
+        key = self._check(key)
+        if key in self._values:
+            return self._values[key]
+        self.put(key, value)
+        return None
+
+    def remove(self, key: str | None) -> V | None:
+        """Delete ``key``; its value, or ``None`` if absent."""
+        key = self._check(key)
+        if key not in self._values:
+            return None
+        self._bins[self.spread(key) & (len(self._bins) - 1)].remove(key)
+        return self._values.pop(key)
+
+    def _grow(self) -> None:
+        # Java's transfer: the longest tail of a bin that goes to one side keeps its order;
+        # the keys before it are pushed to the front of their side, so they come reversed.
+        n = len(self._bins)
+        bins: list[list[str]] = [[] for _ in range(2 * n)]
+        for i, keys in enumerate(self._bins):
+            if not keys:
+                continue
+            high = [bool(self.spread(key) & n) for key in keys]
+            tail = len(keys) - 1
+            while tail > 0 and high[tail - 1] == high[-1]:
+                tail -= 1
+            low_side, high_side = bins[i], bins[i + n]
+            (high_side if high[-1] else low_side).extend(keys[tail:])
+            for key, is_high in zip(keys[:tail], high):
+                (high_side if is_high else low_side).insert(0, key)
+        self._bins = bins
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[str]:
+        return self.keys()
+
+    def keys(self) -> Iterator[str]:
+        """The keys in Java's iteration order."""
+        return (key for keys in self._bins for key in list(keys))
+
+    def values(self) -> Iterator[V]:
+        return (self._values[key] for key in self.keys())
+
+    def items(self) -> Iterator[tuple[str, V]]:
+        return ((key, self._values[key]) for key in self.keys())
