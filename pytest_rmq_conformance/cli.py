@@ -18,17 +18,19 @@ from functools import partial
 from pathlib import Path
 
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
-from pytest_rmq_conformance.engine.kinds import ports, reference_strategy
-from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness
+from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 
 __all__ = ["main"]
+
+#: the kind the replay, sweep and matrix commands cover
+ALLOCATION = "allocation"
 
 
 def _replay(args: argparse.Namespace) -> int:
     golden = load_golden(args.golden)
     runs = [run for run in golden.runs.values() if not args.release or run.rocketmq in args.release]
-    strategies = args.strategy or sorted(ports())
+    strategies = args.strategy or sorted(ports(ALLOCATION))
     calls: Counter = Counter()
     failed: Counter = Counter()
     cases: Counter = Counter()
@@ -78,15 +80,21 @@ def _golden_check(args: argparse.Namespace) -> int:
 
 
 def _golden_import(args: argparse.Namespace) -> int:
-    report = import_harness(args.source, args.out)
-    print(report.summary())
+    if not args.source.is_dir():
+        raise GoldenDataError(f"{args.source}: not a directory")
+    summaries = [summary for kind in all_kinds() if (summary := kind.import_golden(args.source, args.out)) is not None]
+    if not summaries:
+        raise GoldenDataError(
+            f"{args.source}: no golden vectors of any kind here (<release>/<FAMILY>.jsonl, FAMILY one of {', '.join(names())})"
+        )
+    print("\n".join(summaries))
     print(f"golden directory written: {args.out}")
     return 0
 
 
 def _sweep_specs(args: argparse.Namespace) -> list[str]:
     """The six reference strategies (unless ``--no-references``), then each ``--strategy``, once."""
-    references = [] if args.no_references else sorted(ports())
+    references = [] if args.no_references else sorted(ports(ALLOCATION))
     return list(dict.fromkeys([*references, *(args.strategy or ())]))
 
 
@@ -210,7 +218,7 @@ def _matrix(args: argparse.Namespace) -> int:
     if problems or not checks:
         print(f"rmq-conformance matrix: error: {'; '.join(problems) or '--checks is empty'}", file=sys.stderr)
         return 2
-    specs = args.specs or sorted(ports())
+    specs = args.specs or sorted(ports(ALLOCATION))
     here = (os.getcwd(),)  # a module:attribute spec's module may sit in the current directory
     problems = load_problems(specs, releases[0], timeout=args.timeout or None, search_path=here)
     if problems:
@@ -246,7 +254,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
     replay.add_argument(
-        "--strategy", action="append", choices=sorted(ports()), help="only this strategy (repeatable)"
+        "--strategy", action="append", choices=sorted(ports(ALLOCATION)), help="only this strategy (repeatable)"
     )
     replay.add_argument("--golden", type=Path, help="a golden directory other than the shipped one")
     replay.set_defaults(handler=_replay)

@@ -11,6 +11,8 @@ the format.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +31,8 @@ __all__ = [
     "load_golden",
     "read_jsonl",
     "schema_problems",
+    "check_runs",
+    "write_golden",
 ]
 
 MANIFEST = "manifest.json"
@@ -214,3 +218,36 @@ def _load(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -
             ids[case.id] = case.source
             cases.append(case)
     return Golden(directory, runs, tuple(cases))
+
+
+def check_runs(groups: Sequence[Mapping[str, Any]], where: str, runs: Mapping[str, Run]) -> None:
+    """Every run the answer ``groups`` of a case name is in the manifest's ``runs``, and in one
+    group only; ``GoldenDataError`` naming ``where`` otherwise."""
+    seen: set[str] = set()
+    for n, group in enumerate(groups):
+        for run in group["runs"]:
+            if run not in runs:
+                raise GoldenDataError(f"{where}: expect/{n} names run {run!r}, not in {MANIFEST}")
+            if run in seen:
+                raise GoldenDataError(f"{where}: run {run!r} has two groups of answers")
+            seen.add(run)
+
+
+def write_golden(out: Path, manifest: Mapping[str, Any], files: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+    """Make ``out`` a golden directory of ``manifest`` and ``files`` (family -> its cases, in
+    order): written and read back aside first, so that a set that does not validate leaves
+    ``out`` as it was; its case files of families no longer written are removed, its other
+    files (a README) stay. The same input gives the same bytes."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}-import-") as staging:
+        staged = Path(staging)
+        (staged / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        for name, cases in files.items():
+            text = "".join(json.dumps(case, ensure_ascii=True, separators=(",", ":")) + "\n" for case in cases)
+            (staged / f"{name}.jsonl").write_text(text, encoding="utf-8")
+        load_golden(staged)  # every case validated and parsed, as every reader of a directory does
+        for stale in out.glob("*.jsonl"):
+            if not (staged / stale.name).exists():
+                stale.unlink()
+        for new in staged.iterdir():
+            os.replace(new, out / new.name)

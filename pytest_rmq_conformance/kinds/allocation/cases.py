@@ -12,7 +12,7 @@ from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any
 
-from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError, Run
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, Run, check_runs
 from pytest_rmq_conformance.model import MessageQueue
 
 __all__ = ["ILLEGAL_ARGUMENT", "JavaError", "Expected", "Expectation", "GoldenCase", "parse_case"]
@@ -170,15 +170,9 @@ def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> 
     it refers to unknown runs or to queues it does not have. ``where`` names it in errors."""
     mq_all = None if data["mqAll"] is None else tuple(map(_queue, data["mqAll"]))
     cid_all = None if data["cidAll"] is None else tuple(data["cidAll"])
-    seen: set = set()
+    check_runs(data["expect"], where, runs)
     expect = []
     for n, group in enumerate(data["expect"]):
-        for run in group["runs"]:
-            if run not in runs:
-                raise GoldenDataError(f"{where}: expect/{n} names run {run!r}, not in {MANIFEST}")
-            if run in seen:
-                raise GoldenDataError(f"{where}: run {run!r} has two groups of answers")
-            seen.add(run)
         expect.append(Expectation(tuple(group["runs"]), _results(group["results"], mq_all, where, n)))
     java_sorted = data["javaSorted"]
     return GoldenCase(

@@ -14,17 +14,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError, load_golden, read_jsonl, run_id_for
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, read_jsonl, run_id_for, write_golden
 from pytest_rmq_conformance.releases import parse_release
 
-__all__ = ["ImportReport", "import_harness"]
+__all__ = ["ImportReport", "import_harness", "is_source"]
 
 _INPUT_KEYS = ("id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags", "javaSorted")
 
@@ -47,6 +47,14 @@ class ImportReport:
             f"wrote {sum(self.cases.values())} cases ({strategies})\n"
             f"{self.groups} answer groups; {self.merged_runs} of {total} records share their group with another run"
         )
+
+
+def is_source(source: Path) -> bool:
+    """Whether ``source`` holds the allocation harness's files (named after allocation families)."""
+    from pytest_rmq_conformance.kinds.allocation.family import KIND
+
+    names = {family.name for family in kinds.all_families() if family.kind == KIND}
+    return any(path.name.split(".")[0] in names for path in source.glob("*/*.jsonl"))
 
 
 def _sha256(path: Path) -> str:
@@ -165,10 +173,6 @@ def _case(case_id: str, per_run: dict[str, dict[str, Any]], report: ImportReport
     }
 
 
-def _dump(document: Any) -> str:
-    return json.dumps(document, ensure_ascii=True, separators=(",", ":"))
-
-
 def import_harness(source: os.PathLike, out: os.PathLike) -> ImportReport:
     """Convert the harness files under ``source`` into a golden directory at ``out``.
 
@@ -192,17 +196,5 @@ def import_harness(source: os.PathLike, out: os.PathLike) -> ImportReport:
         "files": {f"{name}.jsonl": len(cases) for name, cases in sorted(by_strategy.items())},
         "sources": sources,
     }
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}-import-") as staging:
-        staged = Path(staging)
-        (staged / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-        for name, cases in by_strategy.items():
-            text = "".join(_dump(case) + "\n" for case in cases)
-            (staged / f"{name}.jsonl").write_text(text, encoding="utf-8")
-        load_golden(staged)  # every converted case validated, as every reader of a directory does
-        for stale in out.glob("*.jsonl"):
-            if not (staged / stale.name).exists():
-                stale.unlink()
-        for new in staged.iterdir():
-            os.replace(new, out / new.name)
+    write_golden(out, manifest, by_strategy)
     return report

@@ -1,0 +1,168 @@
+"""Build ``golden/producer/`` from the Java producer-selection vectors.
+
+The source holds ``<release>/<FAMILY>.jsonl`` (``FAULT_STRATEGY``, ``SELECTOR_HASH``,
+``SELECTOR_RANDOM``) and the ``vector.schema.json`` every line follows. The releases hold the
+same scenarios under the same ids; only the answers differ. The import validates every line
+against that schema, checks that an id means the same inputs in every release, keeps the
+inputs once and Java's answers once per group of releases that answered alike, and records
+where each release's answers came from. Importing the same files twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, read_jsonl, write_golden
+from pytest_rmq_conformance.releases import parse_release
+
+__all__ = ["FAMILIES", "SOURCE_SCHEMA", "ImportReport", "import_vectors", "is_source"]
+
+FAMILIES = ("FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM")
+#: the schema file the source folder carries for its lines
+SOURCE_SCHEMA = "vector.schema.json"
+#: the keys of a source line that hold Java's answers; every other key is an input
+_ANSWER_KEYS = {"FAULT_STRATEGY": ("publishListRuns", "nondeterministic"), "SELECTOR_HASH": ("results",), "SELECTOR_RANDOM": ("results",)}
+_STEP_ANSWERS = ("expect", "expectOneOf")
+
+
+@dataclass
+class ImportReport:
+    """What an import read and wrote."""
+
+    records: Counter = field(default_factory=Counter)  # per release
+    cases: Counter = field(default_factory=Counter)  # per family
+    groups: int = 0  # answer groups written (one per distinct answer set of a case)
+
+    def summary(self) -> str:
+        runs = ", ".join(f"{run}: {count}" for run, count in sorted(self.records.items()))
+        families = ", ".join(f"{name}: {count}" for name, count in sorted(self.cases.items()))
+        return (
+            f"read {sum(self.records.values())} producer vectors ({runs})\n"
+            f"wrote {sum(self.cases.values())} cases ({families}); {self.groups} answer groups"
+        )
+
+
+def is_source(source: Path) -> bool:
+    """Whether ``source`` holds producer-selection vectors."""
+    return any(path.stem in FAMILIES for path in source.glob("*/*.jsonl"))
+
+
+def _split(family: str, record: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A source line as (inputs, Java's answers)."""
+    answers = {key: record[key] for key in _ANSWER_KEYS[family] if key in record}
+    inputs = {key: value for key, value in record.items() if key not in _ANSWER_KEYS[family] and key != "reference"}
+    if family == "FAULT_STRATEGY":
+        steps = []
+        answers["steps"] = []
+        for step in record["steps"]:
+            steps.append({key: value for key, value in step.items() if key not in _STEP_ANSWERS})
+            answer = {key: step[key] for key in _STEP_ANSWERS if key in step}
+            answers["steps"].append(answer or None)
+        inputs["steps"] = steps
+    elif family == "SELECTOR_HASH":
+        answers["results"] = [_result(result) for result in record["results"]]
+    else:
+        answers["results"] = [_result(result) for result in record["results"]]
+    return inputs, answers
+
+
+def _result(result: dict[str, Any]) -> Any:
+    """A selector call's answer: the index returned, or the exception thrown."""
+    if "index" in result:
+        return result["index"]
+    return {"error": result["error"], "message": result.get("message")}
+
+
+def _case(family: str, inputs: dict[str, Any], per_run: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    groups: dict[str, dict[str, Any]] = {}
+    for run in sorted(per_run, key=parse_release):
+        key = json.dumps(per_run[run], sort_keys=True)
+        groups.setdefault(key, {"runs": [], **per_run[run]})["runs"].append(run)
+    tags = inputs["tags"]
+    case: dict[str, Any] = {"id": inputs["id"], "strategy": family, "category": tags[0], "flags": list(dict.fromkeys(tags[1:]))}
+    if family == "FAULT_STRATEGY":
+        case["params"] = inputs["config"]
+        case.update({key: inputs[key] for key in ("topic", "route", "initial", "steps")})
+    elif family == "SELECTOR_HASH":
+        case["params"] = {}
+        case.update({key: inputs[key] for key in ("arg", "argHashCode", "queueCounts")})
+    else:
+        case["params"] = {"seed": inputs["seed"]}
+        case["queueCounts"] = inputs["queueCounts"]
+    case["expect"] = [{"runs": group.pop("runs"), **group} for group in groups.values()]
+    return case
+
+
+def _read(source: Path) -> tuple[dict[str, dict[str, str]], list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    schema = source / SOURCE_SCHEMA
+    if not schema.is_file():
+        raise GoldenDataError(f"{source}: no {SOURCE_SCHEMA}, the schema of the vectors")
+    runs: dict[str, dict[str, str]] = {}
+    sources: list[dict[str, Any]] = []
+    cases: dict[str, dict[str, Any]] = {}  # id -> {"family", "inputs", "answers": {run: answers}}
+    files = sorted(path for path in source.glob("*/*.jsonl") if path.stem in FAMILIES)
+    for path in files:
+        release = path.parent.name
+        lines = 0
+        for where, record in read_jsonl(path, schema):
+            lines += 1
+            reference = record["reference"]
+            if reference["rocketmq"] != release:
+                raise GoldenDataError(f"{where}: reference.rocketmq {reference['rocketmq']} but the file is under {release}/")
+            provenance = {**reference, "fileEncoding": "UTF-8", "defaultCharset": "UTF-8"}
+            if runs.setdefault(release, provenance) != provenance:
+                raise GoldenDataError(f"{where}: provenance {reference} differs from {release}'s other files")
+            if record["family"] != path.stem:
+                raise GoldenDataError(f"{where}: a {record['family']} vector in {path.name}")
+            inputs, answers = _split(path.stem, record)
+            seen = cases.setdefault(record["id"], {"family": path.stem, "inputs": inputs, "answers": {}})
+            if seen["inputs"] != inputs:
+                raise GoldenDataError(f"{where}: the inputs differ from the same id in another release")
+            if release in seen["answers"]:
+                raise GoldenDataError(f"{where}: the id appears twice in {release}")
+            seen["answers"][release] = answers
+        sources.append({"path": path.relative_to(source).as_posix(), "run": release, "lines": lines, "sha256": _sha256(path)})
+    if not files:
+        raise GoldenDataError(f"{source}: no <release>/<FAMILY>.jsonl files of {', '.join(FAMILIES)}")
+    return runs, sources, cases
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
+    """Convert the vectors under ``source`` into the golden directory ``out`` (its
+    ``manifest.json`` and ``<FAMILY>.jsonl`` are replaced; the new set is written and validated
+    aside first, so a failed import leaves ``out`` as it was)."""
+    source, out = Path(source), Path(out)
+    if not source.is_dir():
+        raise GoldenDataError(f"{source}: not a directory")
+    runs, sources, read = _read(source)
+    report = ImportReport()
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for case_id in sorted(read):
+        entry = read[case_id]
+        releases = sorted(entry["answers"], key=parse_release)
+        if releases != sorted(runs, key=parse_release):
+            raise GoldenDataError(f"{source}: {case_id} has answers for {', '.join(releases)} only")
+        case = _case(entry["family"], entry["inputs"], entry["answers"])
+        by_family.setdefault(entry["family"], []).append(case)
+        report.cases[entry["family"]] += 1
+        report.groups += len(case["expect"])
+        for release in releases:
+            report.records[release] += 1
+    manifest = {
+        "format": 1,
+        "runs": {run: runs[run] for run in sorted(runs, key=parse_release)},
+        "files": {f"{name}.jsonl": len(cases) for name, cases in sorted(by_family.items())},
+        "sources": sources,
+    }
+    write_golden(out, manifest, by_family)
+    return report
