@@ -20,13 +20,12 @@ rewrites and compiles every plugin module, hypothesis's included, in every run).
 from __future__ import annotations
 
 import argparse
-import os
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from cpu import median_ratio
 
 BARE = r"""
 import json, sys
@@ -50,26 +49,6 @@ for line in (golden_dir() / "AVG.jsonl").read_text(encoding="utf-8").splitlines(
         calls += 1
 print(calls)
 """
-
-
-def cpu_of(command, cwd) -> float:
-    """CPU seconds (user + system) a child process used."""
-    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0,):
-        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def median_ratio(measured, yardstick, repeat: int, cwd) -> tuple:
-    cpu_of(measured, cwd), cpu_of(yardstick, cwd)  # warm the bytecode caches
-    ours, theirs = [], []
-    for _ in range(repeat):  # interleaved, so load changes hit both alike
-        ours.append(cpu_of(measured, cwd))
-        theirs.append(cpu_of(yardstick, cwd))
-    return statistics.median(ours), statistics.median(theirs)
 
 
 def main() -> None:

@@ -5,6 +5,9 @@ import sys
 
 import pytest
 
+from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.resources import golden_dir
+
 Q = ["-p", "no:cacheprovider", "-rs"]
 PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 
@@ -89,13 +92,16 @@ def test_the_python_harness_passes_every_golden_case_of_every_family(project, go
     result = project.runpytest(*Q, f"--rmq-strategy={PYTHON_HARNESS}", "--rmq-checks=golden,sort")
     assert result.ret == 0, result.stdout.str()
     cases = sum(1 for case in golden.cases if "5.3.3" in case.runs)
-    assert result.parseoutcomes() == {"passed": 2 * cases + 1}  # golden and sort per case, and test_sort_generated
+    producer = len(load_golden(golden_dir() / "producer").cases)
+    # golden and sort per allocation case, golden per producer case, and test_sort_generated
+    assert result.parseoutcomes() == {"passed": 2 * cases + producer + 1}
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: strategy exec:* (--rmq-strategy): harness * (exec), name pytest-rmq-conformance reference ports",
             "rmq-conformance: harness pytest-rmq-conformance reference ports * (Python *): families AVG, AVG_BY_CIRCLE, "
-            "CONFIG, CONSISTENT_HASH, MACHINE_ROOM, MACHINE_ROOM_NEARBY; sort checked",
-            f"rmq-conformance: golden vectors: {cases} AVG/AVG_BY_CIRCLE/CONFIG/CONSISTENT_HASH/MACHINE_ROOM/MACHINE_ROOM_NEARBY cases",
+            "CONFIG, CONSISTENT_HASH, FAULT_STRATEGY, MACHINE_ROOM, MACHINE_ROOM_NEARBY, SELECTOR_HASH, SELECTOR_RANDOM; sort checked",
+            f"rmq-conformance: golden vectors: {cases + producer} AVG/AVG_BY_CIRCLE/CONFIG/CONSISTENT_HASH/FAULT_STRATEGY/"
+            "MACHINE_ROOM/MACHINE_ROOM_NEARBY/SELECTOR_HASH/SELECTOR_RANDOM cases",
         ]
     )
 

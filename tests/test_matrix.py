@@ -18,6 +18,7 @@ import pytest
 import pytest_rmq_conformance
 from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES, worst
+from pytest_rmq_conformance.engine.kinds import names
 from pytest_rmq_conformance.kinds.allocation.cases import Expected, JavaError
 from pytest_rmq_conformance.kinds.allocation.replay import Answer, Mismatch, classify
 from pytest_rmq_conformance.matrix.cells import build_matrix
@@ -73,7 +74,7 @@ def matrix():
 def test_the_matrix_is_valid_and_has_a_row_per_implementation(matrix):
     validate(matrix)
     assert [row["spec"] for row in matrix["implementations"]] == ["AVG", f"{PYTHON_HARNESS} AVG", "miniatures:AvgRemainderToLast", "miniatures:AvgNoArgumentCheck"]
-    assert all(len(row["cells"]) == 6 for row in matrix["implementations"])
+    assert all(len(row["cells"]) == len(names()) == 9 for row in matrix["implementations"])  # six consumer, three producer families
 
 
 def test_a_reference_port_passes_its_family_and_is_absent_from_the_others(matrix, golden):
@@ -381,8 +382,8 @@ def test_each_rerun_line_is_one_unwrapped_selectable_line(page, written):
 
 
 def test_the_release_shown_is_the_rocketmq_release_of_the_golden_runs(page, written, golden):
-    releases = page.headers[2 + 6:]  # implementation, verdict, six families, then one column each
-    assert releases == ["RocketMQ 5.3.3"] * 6
+    releases = page.headers[2 + 9:]  # implementation, verdict, nine families, then one column each
+    assert releases == ["RocketMQ 5.3.3"] * 9
     assert "RocketMQ 5.3.3" in page.who[0] and pytest_rmq_conformance.__version__ not in page.who[0]
     doc = json.loads((written / "matrix.json").read_text())
     assert doc["implementations"][0]["version"] == "RocketMQ 5.3.3"

@@ -18,7 +18,7 @@ Q = ["-p", "no:cacheprovider"]
 #: have their own tests (test_generated.py)
 GOLDEN_ONLY = "--rmq-checks=golden"
 
-REFERENCE_CLASS_NAMES = [cls.__name__ for cls in ports().values()]
+REFERENCE_CLASS_NAMES = [cls.__name__ for cls in ports("allocation").values()]
 
 
 def outcomes(result):
@@ -47,7 +47,7 @@ BUILT_IN_RUNS = [
 
 
 def test_the_built_in_runs_cover_every_name_and_release():
-    assert sorted(name for name, _ in BUILT_IN_RUNS) == sorted(ports())
+    assert sorted(name for name, _ in BUILT_IN_RUNS) == sorted(ports("allocation"))
     assert sorted(release for _, release in BUILT_IN_RUNS) == sorted(RELEASES * 2)
 
 
@@ -339,7 +339,7 @@ def test_misbehaving_strategies_fail_their_cases_clearly(pytester, spec, line):
         ("bad:Nameles", "*bad has no attribute Nameles (did you mean Nameless?)"),
         ("bad:ThreeArguments", "*AVG.allocate(cid, mq_all, cid_all) cannot be called as allocate(consumer_group, current_cid, mq_all, cid_all)*"),
         ("bad:refusing_factory", "*cannot build a strategy from factory bad.refusing_factory*RuntimeError: no configuration suits me (at *bad.py:*, in refusing_factory)"),
-        ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with an allocate() method"),
+        ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with an allocate() or select() method"),
         ("bad:Nameless", "*the strategy has no name (got None)*"),
         ("bad:NeedsTwoPositionals", "*cannot build a strategy from class bad.NeedsTwoPositionals*TypeError*"),
         ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute, exec:COMMAND or one of AVG, *"),

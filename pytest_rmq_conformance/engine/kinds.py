@@ -64,7 +64,7 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "rmq_conformance.kinds"
 #: the kinds that come with the suite, imported on the first look-up
-BUILT_IN = ("pytest_rmq_conformance.kinds.allocation",)
+BUILT_IN = ("pytest_rmq_conformance.kinds.allocation", "pytest_rmq_conformance.kinds.producer")
 
 Params = Mapping[str, Any]
 
@@ -93,9 +93,13 @@ class Kind(Protocol):
     case_schema: str | Path | None
     #: folders holding ``protocol-<message>.schema.json`` for its messages, besides the shipped ``schemas/``
     schema_dirs: tuple[Path, ...]
-    #: golden directories of its own (a ``manifest.json`` and a ``<FAMILY>.jsonl`` per family),
-    #: read besides the shipped ``golden/`` whenever one of its strategies is under test
-    golden_dirs: tuple[Path, ...]
+
+    @property
+    def golden_dirs(self) -> tuple[Path, ...]:
+        """Golden directories of its own (a ``manifest.json`` and a ``<FAMILY>.jsonl`` per
+        family), read besides the shipped ``golden/`` whenever one of its strategies is under test."""
+        ...
+
     @property
     def default_properties(self) -> frozenset[str]:
         """The properties a strategy with no Java twin is held to unless it declares its own."""
@@ -144,6 +148,12 @@ class Kind(Protocol):
     def serve(self, request: Mapping[str, Any], build: Callable[[str, Params], Any]) -> dict[str, Any] | None:
         """The built-in harness's answer to ``request`` (``build(family, params)`` makes a Python
         strategy), or ``None`` when the request is not one of this kind's."""
+        ...
+
+    def import_golden(self, source: Path, out: Path) -> str | None:
+        """Build this kind's golden files under the golden directory ``out`` from the Java
+        vectors in ``source`` and say what was written, or ``None`` when ``source`` holds none
+        of this kind's vectors (``GoldenDataError`` for bad ones)."""
         ...
 
 
@@ -294,9 +304,13 @@ def family_of(strategy_name: Any) -> Family | None:
     return next((family for family in all_families() if family.matches(strategy_name)), None)
 
 
-def ports() -> dict[str, type]:
-    """Java ``getName()`` -> the class that ports it, for every family with a port."""
-    return {family.name: family.port for family in all_families() if family.port is not None}
+def ports(kind: str | None = None) -> dict[str, type]:
+    """Java ``getName()`` -> the class that ports it, for every family (of ``kind``) with a port."""
+    return {
+        family.name: family.port
+        for family in all_families()
+        if family.port is not None and (kind is None or family.kind == kind)
+    }
 
 
 def reference_strategy(name: str, params: Mapping[str, Any] | None = None, version: str = DEFAULT_RELEASE) -> Any:

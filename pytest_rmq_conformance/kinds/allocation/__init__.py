@@ -102,6 +102,15 @@ class ConsumerAllocation:
 
         return serve(request, build)
 
+    def import_golden(self, source: Path, out: Path) -> str | None:
+        """The Java allocation harness's ``<release>/<STRATEGY>.jsonl`` files become ``out``'s
+        manifest and case files."""
+        from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness, is_source
+
+        if not is_source(source):
+            return None
+        return import_harness(source, out).summary()
+
 
 KIND = kinds.register_kind(ConsumerAllocation())
 

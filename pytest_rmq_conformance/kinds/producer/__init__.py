@@ -1,0 +1,104 @@
+"""Producer queue selection: every send picks one queue of the topic's publish list, through
+the fault strategy (``MQFaultStrategy``) or a ``MessageQueueSelector``.
+
+:data:`KIND` is its record (:class:`~pytest_rmq_conformance.engine.kinds.Kind`), registered with
+its three families when this package is imported: ``FAULT_STRATEGY`` (a trace of selects,
+fault updates, clock moves and route refreshes), ``SELECTOR_HASH`` and ``SELECTOR_RANDOM``. The
+Python contract a strategy meets is :mod:`pytest_rmq_conformance.producer.contract`; the
+reference ports are :mod:`pytest_rmq_conformance.producer`. Golden cases are :mod:`.cases`,
+their replay :mod:`.trace` and :mod:`.golden`, reports :mod:`.reports`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.loading.specs import SpecError
+
+__all__ = ["KIND", "ProducerSelection"]
+
+#: what each family's strategy object must have
+_METHODS = {
+    "FAULT_STRATEGY": ("publish_info", "select_one_message_queue", "update_fault_item", "fault_items"),
+    "SELECTOR_HASH": ("select",),
+    "SELECTOR_RANDOM": ("select",),
+}
+
+
+class ProducerSelection:
+    """The :class:`~pytest_rmq_conformance.engine.kinds.Kind` record of producer queue selection."""
+
+    name = "producer"
+    method = "select"
+    case_schema: str | Path | None = "golden-producer-case"
+    schema_dirs: tuple[Path, ...] = ()
+
+    @property
+    def golden_dirs(self) -> tuple[Path, ...]:
+        from pytest_rmq_conformance.engine.resources import golden_dir
+
+        return (golden_dir() / "producer",)
+
+    @property
+    def default_properties(self) -> frozenset[str]:
+        return frozenset()
+
+    def parse_properties(self, claimed: Any, where: str) -> frozenset[str]:
+        if claimed:
+            raise ValueError(f"{where}: producer strategies declare no properties yet, not {claimed!r}")
+        return frozenset()
+
+    def parse_case(self, data: Mapping[str, Any], where: str, runs: Mapping[str, Any]) -> Any:
+        from pytest_rmq_conformance.kinds.producer.cases import parse_case
+
+        return parse_case(data, where, runs)
+
+    def check_strategy(self, spec: str, name: str, strategy: Any) -> None:
+        """A strategy of a producer family must have that family's methods."""
+        missing = [method for method in _METHODS.get(name, ()) if not callable(getattr(strategy, method, None))]
+        if missing:
+            raise SpecError(f"--rmq-strategy={spec}: the {name} strategy has no {', '.join(m + '()' for m in missing)}")
+
+    def replay(self, subject: Any, case: Any, run: Any) -> Any:
+        from pytest_rmq_conformance.kinds.producer.golden import replay
+
+        return replay(subject, case, run)
+
+    def report(self, outcome: Any, rerun: str) -> str:
+        from pytest_rmq_conformance.kinds.producer.reports import format_outcome
+
+        return format_outcome(outcome, rerun)
+
+    def divergence(self, outcome: Any) -> str:
+        return outcome.error if outcome.error is not None else outcome.mismatches[0].problem
+
+    def describe_example(self, example: Any) -> str:
+        return repr(example)
+
+    def generated(self, subject: Any) -> kinds.GeneratedCheck | str:
+        return "producer selection has no generated checks yet (golden traces only)"
+
+    def remote(self, harness: Any, family: str, params: Mapping[str, Any], release: str) -> Any:
+        raise SpecError(f"{family}: a harness is asked a whole golden case per request, never one call at a time")
+
+    def serve(self, request: Mapping[str, Any], build: Callable[[str, Mapping[str, Any]], Any]) -> dict[str, Any] | None:
+        from pytest_rmq_conformance.kinds.producer.protocol import serve
+
+        return serve(request, build)
+
+    def import_golden(self, source: Path, out: Path) -> str | None:
+        """The Java producer vectors (``<release>/<FAMILY>.jsonl`` and their ``vector.schema.json``)
+        become ``out/producer/``."""
+        from pytest_rmq_conformance.kinds.producer.golden_import import import_vectors, is_source
+
+        if not is_source(source):
+            return None
+        return import_vectors(source, out / "producer").summary() + f"\nwritten to {out / 'producer'}"
+
+
+KIND = kinds.register_kind(ProducerSelection())
+
+from pytest_rmq_conformance.kinds.producer import families  # noqa: E402,F401 (its records need the kind registered)

@@ -1,0 +1,481 @@
+"""Drive a producer's selection through a golden case and find where it first leaves Java.
+
+A fault-strategy trace is played step by step, as the Java harness played it: the clock set,
+the route made a publish info whose counter is pinned, then each step. After every step the
+observable state (the queue returned, its place in the list, the stored counter, the list's
+changed entries, the fault table) is compared with Java's; the replay stops at the first
+difference. A selector case is one call per queue count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from typing import Any
+
+from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout
+from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong
+from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase, publish_list
+from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
+
+__all__ = [
+    "COUNTER_DRIFT",
+    "Fault",
+    "TraceClock",
+    "StepMismatch",
+    "Row",
+    "observe_trace",
+    "compare_trace",
+    "replay_trace",
+    "observe_selector",
+    "compare_selector",
+    "replay_selector",
+    "route_of",
+    "selector_arg",
+]
+
+#: the same queue as Java, but another stored counter or fault table: later sends go elsewhere
+COUNTER_DRIFT = "counter-drift"
+#: Java exceptions whose Python counterpart is fixed; any other needs some exception
+_EXCEPTIONS = {"java.lang.IllegalArgumentException": ValueError}
+
+
+class TraceClock:
+    """The trace's time, in milliseconds, moved only by its steps."""
+
+    def __init__(self, start: int):
+        self._now = int(start)
+
+    def now(self) -> int:
+        return self._now
+
+    def advance(self, millis: int) -> None:
+        self._now += int(millis)
+
+
+@dataclass(frozen=True)
+class Row:
+    """The state before one step, and what Java and the strategy answered to it."""
+
+    index: int
+    step: Mapping[str, Any]
+    clock: int
+    counter: int | None
+    queues: tuple[tuple[str, int], ...]
+    table: tuple[tuple[str, int, int], ...]  # (broker, latency, startTimestamp)
+    java: Any
+    answer: Any
+
+
+@dataclass(frozen=True)
+class StepMismatch:
+    """The first step whose observable state differs from Java's."""
+
+    case_id: str
+    run: str
+    index: int  # the step (or, for a selector, the call), from 0; -1: the publish list of the route
+    problem: str
+    divergence_class: str
+    rows: tuple[Row, ...] = field(default=(), compare=False)
+    raised: BaseException | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.case_id} @ {self.run}, step {self.index}: {self.problem}"
+
+
+def route_of(data: Mapping[str, Any]) -> TopicRouteData:
+    """A golden route as a :class:`~pytest_rmq_conformance.producer.contract.TopicRouteData`."""
+    return TopicRouteData(
+        queue_datas=[QueueData(name, count, perm, count) for name, count, perm in data["queueDatas"]],
+        broker_datas=[BrokerData(name, {int(i): f"{name}-addr-{i}" for i in ids}) for name, ids in data["brokerDatas"]],
+        order_topic_conf=data["orderTopicConf"],
+    )
+
+
+def selector_arg(arg: Mapping[str, Any] | None) -> Any:
+    """A golden selector argument as the suite passes it: ``str``, ``None`` or a Java number."""
+    if arg is None or arg["type"] == "null":
+        return None
+    kind, value = arg["type"], arg.get("value")
+    return {"string": str, "integer": JavaInteger, "long": JavaLong, "hashCode": HashCodeOf}[kind](value)
+
+
+def _error_problem(java: Mapping[str, Any], raised: BaseException | None, what: str) -> str | None:
+    """Whether ``raised`` answers Java's exception ``java`` (``None``: it does)."""
+    wanted = _EXCEPTIONS.get(java["error"], Exception)
+    short = java["error"].rsplit(".", 1)[-1]
+    if raised is None:
+        return f"Java threw {short}({java.get('message')!r}); {what} did not raise"
+    if not isinstance(raised, wanted):
+        return f"Java threw {short}; expected {wanted.__name__}, but {what} raised {type(raised).__name__}: {raised}"
+    return None
+
+
+class Fault(Exception):
+    """What no answer stands for: a hang, a wrong type, a strategy that cannot be built."""
+
+    def __init__(self, problem: str, raised: BaseException | None = None):
+        super().__init__(problem)
+        self.problem, self.raised = problem, raised
+
+
+def _call(func: Callable[[], Any], timeout: float | None) -> tuple[Any, BaseException | None]:
+    """``func()`` under the per-call limit: (result, None) or (None, what it raised)."""
+    try:
+        return call_with_timeout(func, timeout), None
+    except CallTimeout as exc:
+        raise Fault(f"did not return: {exc} (--rmq-timeout)") from None
+    except StrategyExit as exc:
+        raise Fault(str(exc)) from None
+    except Exception as exc:  # an exception is an answer to compare
+        return None, exc
+
+
+class _Trace:
+    """One fault-strategy trace being played against ``strategy``."""
+
+    def __init__(self, case: TraceCase, strategy: Any, clock: TraceClock, timeout: float | None):
+        self.case, self.strategy, self.clock, self.timeout = case, strategy, clock, timeout
+        self.info: Any = None
+
+    # -- state ---------------------------------------------------------------
+
+    def queues(self) -> tuple[tuple[str, int], ...]:
+        return tuple((mq.broker_name, mq.queue_id) for mq in self.info.queues) if self.info is not None else ()
+
+    def counter(self) -> int | None:
+        return None if self.info is None else self.info.send_which_queue.stored
+
+    def table(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for item in self.strategy.fault_items():
+            out[item.name] = {"latency": item.latency, "startTimestamp": item.start_timestamp,
+                              "reachable": item.reachable, "checkStamp": item.check_stamp}
+        return out
+
+    def worst(self) -> int | None:
+        counter = getattr(self.strategy, "which_item_worst", None)
+        return None if counter is None else counter.stored
+
+    def configure(self, params: Mapping[str, Any], initial: Mapping[str, Any]) -> None:
+        """Set the configuration as Java's setters did, and pin 4.x's ``whichItemWorst``."""
+        strategy = self.strategy
+        strategy.send_latency_fault_enable = params["sendLatencyFaultEnable"]
+        if params["latencyMax"] is not None:
+            strategy.latency_max = list(params["latencyMax"])
+        if params["notAvailableDuration"] is not None:
+            strategy.not_available_duration = list(params["notAvailableDuration"])
+        worst = getattr(strategy, "which_item_worst", None)
+        if worst is not None:
+            worst.pin(initial["worstIndex"], initial["worstIndexSeed"])
+
+    def install(self, route: Mapping[str, Any], stored: int | None, seed: int) -> tuple[tuple[str, int], ...]:
+        info, raised = _call(lambda: self.strategy.publish_info(self.case.topic, route_of(route)), self.timeout)
+        if raised is not None:
+            raise Fault(f"publish_info raised {type(raised).__name__}: {raised}", raised)
+        self.info = info
+        info.send_which_queue.pin(stored, seed)
+        return self.queues()
+
+    # -- one step ------------------------------------------------------------
+
+    def play(self, step: Mapping[str, Any]) -> Any:
+        """Take ``step``; what can be observed of it, in the vectors' vocabulary."""
+        op = step["op"]
+        if op == "advance":
+            self.clock.advance(step["ms"])
+            return None
+        if op == "set_index":
+            self.info.send_which_queue.stored = step["value"]
+            return None
+        if op == "set_latency":
+            self.strategy.send_latency_fault_enable = step["enable"]
+            return None
+        if op == "route":
+            return {"publishListRuns": self.install(step["route"], step["sendIndex"], step["sendIndexSeed"])}
+        if op == "update":
+            _, raised = _call(lambda: self.strategy.update_fault_item(step["broker"], step["latency"], step["isolation"], step["reachable"]), self.timeout)
+            item = self.table().get(step["broker"])
+            return {"item": item, "raised": raised}
+        if op == "detect":
+            detect = getattr(self.strategy, "detect_by_one_round", None)
+            if detect is not None:
+                resolve, reachable = step["resolve"], set(step["reachableAddrs"])
+                _, raised = _call(partial(detect, resolve.get, lambda addr, timeout: addr in reachable), self.timeout)
+                if raised is not None:
+                    raise Fault(f"detect_by_one_round raised {type(raised).__name__}: {raised}", raised)
+            return {"tableAfter": self.table()}
+        before_list, before_table = list(self.info.queues), self.table()
+        if op == "select":
+            call = partial(self.strategy.select_one_message_queue, self.info, step["lastBroker"], step["resetIndex"])
+        else:
+            call = partial(self.info.select_one_message_queue, step["lastBroker"])
+        queue, raised = _call(call, self.timeout)
+        if raised is None and queue is not None and type(queue) is not MessageQueue:
+            raise Fault(f"{op} returned {type(queue).__name__} {queue!r:.60}, not a MessageQueue or None")
+        after = list(self.info.queues)
+        changed = [[i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
+                   if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)]
+        table = self.table()
+        return {
+            "queue": None if queue is None else [queue.broker_name, queue.queue_id],
+            "listIndex": next((i for i, mq in enumerate(after) if mq is queue), None),
+            "storedIndexAfter": self.counter(),
+            "worstIndexAfter": self.worst(),
+            "listMutated": changed,
+            "tableAfter": table if table != before_table else None,
+            "raised": raised,
+        }
+
+
+def _shown(queue: Sequence[Any] | None) -> str:
+    """``[broker, queueId]`` as ``broker/queueId`` (``null`` for none)."""
+    return "null" if queue is None else f"{queue[0]}/{queue[1]}"
+
+
+def _item_problem(java: Mapping[str, Any] | None, got: Mapping[str, Any] | None) -> str | None:
+    if java is None or got is None:
+        return None if java is got else f"fault item {got if java is None else 'missing'}, Java's {java}"
+    differs = [key for key in java if got.get(key) != java[key]]
+    return None if not differs else f"fault item {', '.join(f'{k}={got.get(k)!r}' for k in differs)}, Java's {', '.join(f'{k}={java[k]!r}' for k in differs)}"
+
+
+def _table_problem(java: Mapping[str, Any], got: Mapping[str, Any] | None, what: str) -> str | None:
+    got = got or {}
+    if list(java) != list(got):
+        return f"{what}: brokers {list(got)}, Java's {list(java)} (in Java's map order)"
+    for broker, item in java.items():
+        problem = _item_problem(item, got[broker])
+        if problem is not None:
+            return f"{what}: {broker}: {problem}"
+    return None
+
+
+def _select_problem(java: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(problem, class) when a select's outcome differs from Java's ``java``."""
+    if "error" in java:
+        problem = _error_problem(java, got.get("raised"), "the strategy")
+        return None if problem is None else (problem, ERROR_BEHAVIOUR)
+    if got.get("raised") is not None:
+        raised = got.get("raised")
+        return (f"Java returned {_shown(java['queue'])}, but the strategy raised {type(raised).__name__}: {raised}", WRONG_QUEUES)
+    if got.get("queue") != java["queue"]:
+        return (f"queue {_shown(got.get('queue'))}, Java's {_shown(java['queue'])}", WRONG_QUEUES)
+    if got.get("listIndex") != java["listIndex"]:
+        return (f"queue at list position {got.get('listIndex')}, Java's at {java['listIndex']} (None: not an element of the list)", WRONG_QUEUES)
+    if got.get("storedIndexAfter") != java["storedIndexAfter"]:
+        return (f"stored counter {got.get('storedIndexAfter')}, Java's {java['storedIndexAfter']}", COUNTER_DRIFT)
+    worst = got.get("worstIndexAfter")
+    if "worstIndexAfter" in java and worst is not None and worst != java["worstIndexAfter"]:
+        return (f"whichItemWorst counter {worst}, Java's {java['worstIndexAfter']}", COUNTER_DRIFT)
+    changed = got.get("listMutated") or []
+    if changed != java.get("listMutated", []):
+        return (f"list entries changed {changed}, Java's {java.get('listMutated', [])}", COUNTER_DRIFT)
+    if "tableAfter" in java or got.get("tableAfter") is not None:
+        problem = _table_problem(java.get("tableAfter", {}), got.get("tableAfter"), "fault table after the call")
+        if problem is not None and "tableAfter" not in java:
+            problem = f"the call changed the fault table to {got.get('tableAfter')}; Java's call left it"
+        if problem is not None:
+            return (problem, COUNTER_DRIFT)
+    return None
+
+
+def _step_problem(step: Mapping[str, Any], answer: Mapping[str, Any] | None, got: Any) -> tuple[str, str] | None:
+    """(problem, class) when ``got`` differs from Java's ``answer`` to ``step``."""
+    if answer is None:
+        return None
+    op = step["op"]
+    if "expectOneOf" in answer:
+        problems = [_select_problem(java, got) for java in answer["expectOneOf"]]
+        if any(problem is None for problem in problems):
+            return None
+        shown = ", ".join(str(java.get("queue", java.get("error"))) for java in answer["expectOneOf"])
+        first, divergence_class = problems[0] or ("", "")
+        return (f"{first} (Java's tie allows any of {shown})", divergence_class)
+    java = answer["expect"]
+    if op in ("select", "tp_select"):
+        return _select_problem(java, got)
+    if op == "update":
+        if "error" in java:
+            problem = _error_problem(java, got.get("raised"), "the update")
+            return None if problem is None else (problem, ERROR_BEHAVIOUR)
+        if got.get("raised") is not None:
+            return (f"update raised {type(got.get('raised')).__name__}: {got.get('raised')}", ERROR_BEHAVIOUR)
+        problem = _item_problem(java["item"], got.get("item"))
+        return None if problem is None else (problem, COUNTER_DRIFT)
+    if op == "route":
+        wanted = tuple(publish_list(java["publishListRuns"]))
+        built = got.get("publishListRuns") or ()
+        return None if built == wanted else (f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
+    if op == "detect":
+        problem = _table_problem(java["tableAfter"], got.get("tableAfter"), "fault table after the detector round")
+        return None if problem is None else (problem, COUNTER_DRIFT)
+    return None
+
+
+class _State:
+    """What the trace's observations say of the strategy's state before each step: the clock,
+    the stored counter, the publish list and the fault table."""
+
+    def __init__(self, clock: int, queues: Sequence[Sequence[Any]], counter: int | None):
+        self.clock, self.counter = clock, counter
+        self.queues: list[tuple[str, int]] = [(q[0], q[1]) for q in queues]
+        self.table: dict[str, Mapping[str, Any]] = {}
+
+    def snapshot(self) -> tuple[int, int | None, tuple[tuple[str, int], ...], tuple[tuple[str, int, int], ...]]:
+        table = tuple((name, item["latency"], item["startTimestamp"]) for name, item in self.table.items())
+        return (self.clock, self.counter, tuple(self.queues), table)
+
+    def observe(self, step: Mapping[str, Any], got: Any) -> None:
+        op = step["op"]
+        if op == "advance":
+            self.clock += step["ms"]
+        elif op == "set_index":
+            self.counter = step["value"]
+        elif op == "route":
+            self.queues, self.counter = list(got.get("publishListRuns") or ()), step["sendIndex"]
+        elif op == "update" and got.get("item") is not None:
+            self.table[step["broker"]] = got["item"]
+        elif op in ("select", "tp_select") and got.get("raised") is None:
+            self.counter = got.get("storedIndexAfter")
+            for position, broker, queue_id in got.get("listMutated") or ():
+                if position < len(self.queues):
+                    self.queues[position] = (broker, queue_id)
+        if isinstance(got, Mapping) and got.get("tableAfter") is not None:
+            self.table = dict(got["tableAfter"])
+
+
+def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any]) -> StepMismatch | None:
+    """The first divergence of a trace's ``observations`` (one per step, in the vectors'
+    vocabulary, made as they are read) from Java's answers of ``run``, or ``None``."""
+    answers = case.answers_for(run)
+    built = tuple(tuple(q) for q in publish_list_got)
+    wanted = tuple(publish_list(answers.publish_list_runs))
+    if built != wanted:
+        return StepMismatch(case.id, run, -1, f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
+    state = _State(case.initial["clockMs"], built, case.initial["sendIndex"])
+    rows: list[Row] = []
+    for index, (step, got) in enumerate(zip(case.steps, observations)):
+        before = state.snapshot()
+        answer = answers.answers[index]
+        rows.append(Row(index, step, *before, answer, got))
+        found = _step_problem(step, answer, got)
+        if found is not None:
+            raised = got.get("raised") if isinstance(got, Mapping) else None
+            return StepMismatch(case.id, run, index, found[0], found[1], tuple(rows), raised)
+        if answers.nondeterministic_step is not None and index >= answers.nondeterministic_step:
+            return None  # Java's later answers depend on which way its tie went
+        state.observe(step, got)
+    return None
+
+
+def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None = None) -> tuple[tuple[tuple[str, int], ...], Iterator[Any]]:
+    """Play ``case`` against the strategy ``build(clock)`` makes, in this process: the publish
+    list built from the route, and an iterator that takes one step per item and yields what was
+    observed (:class:`Fault` raised for what no answer stands for)."""
+    clock = TraceClock(case.initial["clockMs"])
+    strategy, raised = _call(lambda: build(clock), timeout)
+    if raised is not None:
+        raise Fault(f"the strategy could not be built: {type(raised).__name__}: {raised}", raised)
+    trace = _Trace(case, strategy, clock, timeout)
+    trace.configure(case.params, case.initial)
+    built = trace.install(case.route, case.initial["sendIndex"], case.initial["sendIndexSeed"])
+    return built, (trace.play(step) for step in case.steps)
+
+
+def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, timeout: float | None = None) -> StepMismatch | None:
+    """Play ``case`` against the strategy ``build(clock)`` makes, in this process; its first
+    divergence from Java's answers of ``run``, or ``None``."""
+    played: list[Any] = []
+
+    def counted(observations: Iterator[Any]) -> Iterator[Any]:
+        for got in observations:
+            played.append(got)
+            yield got
+
+    try:
+        built, observations = observe_trace(build, case, timeout)
+        return compare_trace(case, run, built, counted(observations))
+    except Fault as fault:
+        return StepMismatch(case.id, run, len(played), fault.problem, FAULT, raised=fault.raised)
+
+
+def observe_selector(build: Callable[[], Any], case: SelectorCase, timeout: float | None = None) -> list[Any]:
+    """Call the selector ``build()`` makes once per queue count of ``case``: per call, the
+    position of the queue returned in the list given (``None``: not an element), or what it
+    raised (:class:`Fault` raised for what no answer stands for)."""
+    arg = selector_arg(case.arg)
+    selector, raised = _call(build, timeout)
+    if raised is not None:
+        raise Fault(f"the selector could not be built: {type(raised).__name__}: {raised}", raised)
+    out: list[Any] = []
+    for count in case.queue_counts:
+        mqs: Sequence[MessageQueue] = list(_queues(count)) if count <= _REAL_LIST else _Queues(count)
+        got, raised = _call(partial(selector.select, mqs, None, arg), timeout)
+        out.append(raised if raised is not None else _position(got, count))
+    return out
+
+
+def compare_selector(case: SelectorCase, run: str, answers: Sequence[Any]) -> StepMismatch | None:
+    """The first of a selector's ``answers`` (positions or exceptions) that differs from Java's
+    answers of ``run``, or ``None``."""
+    for index, (count, java, got) in enumerate(zip(case.queue_counts, case.answers_for(run).answers, answers)):
+        raised = got if isinstance(got, BaseException) else None
+        if isinstance(java, Mapping):
+            problem = _error_problem(java, raised, "select")
+            if problem is not None:
+                return StepMismatch(case.id, run, index, f"n={count}: {problem}", ERROR_BEHAVIOUR, raised=raised)
+            continue
+        if raised is not None:
+            return StepMismatch(case.id, run, index, f"n={count}: Java returned queue {java}, but select raised {type(raised).__name__}: {raised}",
+                                WRONG_QUEUES, raised=raised)
+        if got != java:
+            shown = "not a queue of the list" if got is None else f"queue {got}"
+            return StepMismatch(case.id, run, index, f"n={count}: {shown}, Java's queue {java}", WRONG_QUEUES)
+    return None
+
+
+def replay_selector(build: Callable[[], Any], case: SelectorCase, run: str, timeout: float | None = None) -> StepMismatch | None:
+    """Call the selector ``build()`` makes once per queue count of ``case``, in this process;
+    its first divergence from Java's answers of ``run``, or ``None``."""
+    try:
+        return compare_selector(case, run, observe_selector(build, case, timeout))
+    except Fault as fault:
+        return StepMismatch(case.id, run, 0, fault.problem, FAULT, raised=fault.raised)
+
+
+@lru_cache(maxsize=64)
+def _queues(count: int) -> tuple[MessageQueue, ...]:
+    """``TopicTest/broker-a/0 .. count-1`` (a fresh list of them is handed to every call)."""
+    return tuple(MessageQueue("TopicTest", "broker-a", i) for i in range(count))
+
+
+#: longer lists are made on access, as Java's harness made its lists of more than 65,536 queues
+_REAL_LIST = 65536
+
+
+class _Queues(Sequence[MessageQueue]):
+    """``TopicTest/broker-a/0 .. n-1``, made on access (a list may be 2^30 long)."""
+
+    def __init__(self, count: int):
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if not -self._count <= index < self._count:
+            raise IndexError(f"Index {index} out of bounds for length {self._count}")
+        return MessageQueue("TopicTest", "broker-a", index % self._count)
+
+
+
+def _position(queue: Any, count: int) -> int | None:
+    """Where ``queue`` stands in the list ``TopicTest/broker-a/0 .. count-1`` (``None``: not in it)."""
+    ok = type(queue) is MessageQueue and queue.topic == "TopicTest" and queue.broker_name == "broker-a"
+    return queue.queue_id if ok and 0 <= queue.queue_id < count else None

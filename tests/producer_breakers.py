@@ -1,0 +1,67 @@
+"""Deliberately wrong producer selections, one mistake each, that the golden traces must reject.
+
+Each is the reference port with one thing changed, the way a port goes wrong: Python's ``%``
+for Java's, Python's ``abs`` where Java's leaves ``Integer.MIN_VALUE`` negative, a counter
+that steps once too often, a penalty that ends a millisecond early. ``BREAKERS`` maps a name to
+(the family, the release whose vectors catch it, the divergence class they report).
+"""
+
+from __future__ import annotations
+
+from pytest_rmq_conformance.javalang import java_hash_code
+from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash
+from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
+from pytest_rmq_conformance.producer.latency import LatencyFaultToleranceImpl
+
+
+class PythonModulo(SelectMessageQueueByHash):
+    """``hash % n`` in Python: a negative hash lands on ``n - |h| % n``."""
+
+    def select(self, mqs, msg, arg):
+        return mqs[java_hash_code(arg) % len(mqs)]
+
+
+class PlainAbs(SelectMessageQueueByHash):
+    """4.7.1 with Python's ``abs``: ``Integer.MIN_VALUE`` gets a queue where Java throws."""
+
+    def __init__(self, *, version="4.7.1"):
+        super().__init__(version=version)
+
+    def select(self, mqs, msg, arg):
+        return mqs[abs(java_hash_code(arg)) % len(mqs)]
+
+
+class _DoubleStep(ThreadLocalIndex):
+    def increment_and_get(self):
+        super().increment_and_get()
+        return super().increment_and_get()
+
+
+class CounterTooFar(MQFaultStrategy):
+    """Every counter step advances the stored value twice."""
+
+    def publish_info(self, topic, route):
+        info = super().publish_info(topic, route)
+        info.send_which_queue = _DoubleStep(version=self.version)
+        return info
+
+
+class _EarlyRelease(LatencyFaultToleranceImpl):
+    def _available(self, item, now):
+        return super()._available(item, now + 1)
+
+
+class PenaltyOffByOne(MQFaultStrategy):
+    """A penalised broker is available again one millisecond before Java's."""
+
+    def __init__(self, *, clock=None, version="5.3.3"):
+        super().__init__(clock=clock, version=version)
+        self.latency_fault_tolerance = _EarlyRelease(clock=self.clock, version=version)
+
+
+BREAKERS = {
+    "PythonModulo": ("SELECTOR_HASH", "5.3.3", "wrong-queues"),
+    "PlainAbs": ("SELECTOR_HASH", "4.7.1", "error-behaviour"),
+    "CounterTooFar": ("FAULT_STRATEGY", "4.9.8", "counter-drift"),
+    "PenaltyOffByOne": ("FAULT_STRATEGY", "5.3.3", "wrong-queues"),
+}

@@ -1,0 +1,33 @@
+"""The README's producer examples do what it says: the selector of its own passes 4.9.8 and
+fails 4.7.1 on the MIN_VALUE hashes; the failure it shows is what the suite prints."""
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
+
+
+def block_after(marker: str, language: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    found = re.search(re.escape(marker) + rf".*?```{language}\n(.*?)```", text, re.DOTALL)
+    assert found is not None, f"the README lost its block after {marker!r}"
+    return found.group(1)
+
+
+def test_the_readme_selector_passes_4_9_8_and_fails_the_min_value_hashes_of_4_7_1(pytester):
+    pytester.makepyfile(myselector=block_after("A selector of your own, in `myselector.py`:", "python"))
+    pytester.syspathinsert()
+    assert pytester.runpytest(*Q, "--rmq-strategy=myselector:HashSelector", "--rmq-reference-version=4.9.8").ret == 0
+    old = pytester.runpytest(*Q, "--rmq-strategy=myselector:HashSelector", "--rmq-reference-version=4.7.1")
+    assert old.parseoutcomes()["failed"] == 25
+    old.stdout.fnmatch_lines(["*by impact: 25 error behaviour only*"])
+
+
+def test_the_readme_failure_is_what_the_suite_prints(pytester):
+    shown = block_after("and shows the\ntrace up to it", "").splitlines()
+    result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:CounterTooFar", "--rmq-case=pub-FAULT_STRATEGY-0002-spec-example")
+    printed = result.stdout.str()
+    for line in shown[:3]:
+        assert line.rstrip() in printed, line
+    assert "rerun: pytest --rmq-strategy=producer_breakers:CounterTooFar --rmq-reference-version=5.3.3" in printed

@@ -1,0 +1,116 @@
+"""Producer queue selection through the suite: every port exact on every vector, every breaker rejected."""
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import producer_breakers
+import pytest
+from producer_breakers import BREAKERS
+
+from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.kinds import reference_strategy
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.kinds.producer.cases import TraceCase
+from pytest_rmq_conformance.kinds.producer.trace import replay_selector, replay_trace
+from pytest_rmq_conformance.releases import RELEASES
+
+Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
+GOLDEN = load_golden(golden_dir() / "producer")
+FAMILIES = ("FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM")
+
+
+def replay(case, release, make):
+    """The first divergence of ``make(params, clock)``'s strategy on ``case`` at ``release``."""
+    if isinstance(case, TraceCase):
+        return replay_trace(lambda clock: make({**case.params, "clock": clock}), case, release)
+    return replay_selector(lambda: make(case.params), case, release)
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("release", RELEASES)
+def test_every_port_reproduces_every_vector_of_its_release(family, release):
+    cases = GOLDEN.by_strategy(family)
+    mismatches = [replay(case, release, lambda params: reference_strategy(family, params, release)) for case in cases]
+    assert len(cases) > 100
+    assert [str(m) for m in mismatches if m is not None] == []
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", sorted(BREAKERS))
+def test_every_breaker_is_rejected_by_the_check_that_should_catch_it(name):
+    family, release, divergence_class = BREAKERS[name]
+    breaker = getattr(producer_breakers, name)
+    made = (lambda params: breaker(clock=params["clock"], version=release)) if family == "FAULT_STRATEGY" else (lambda params: breaker(version=release))
+    found = [m for m in (replay(case, release, made) for case in GOLDEN.by_strategy(family)) if m is not None]
+    assert found, f"{name} passed every {family} vector of {release}"
+    assert divergence_class in Counter(m.divergence_class for m in found)
+
+
+@pytest.mark.cross_product
+@pytest.mark.parametrize("family, release", [("FAULT_STRATEGY", "4.9.8"), ("FAULT_STRATEGY", "4.7.1"), ("FAULT_STRATEGY", "5.3.3"),
+                                             ("SELECTOR_HASH", "4.7.1"), ("SELECTOR_RANDOM", "5.3.3")])
+def test_the_built_in_names_pass_through_the_plugin(pytester, family, release):
+    result = pytester.runpytest(*Q, f"--rmq-strategy={family}", f"--rmq-reference-version={release}")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == len(GOLDEN.by_strategy(family))
+
+
+def test_a_users_class_is_judged_at_the_release_asked(pytester):
+    """The port's class as a user's own strategy: built with ``clock=`` only, it is 5.3.3's."""
+    ok = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.producer:MQFaultStrategy")
+    assert ok.ret == 0, ok.stdout.str()
+    wrong = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.producer:MQFaultStrategy", "--rmq-reference-version=4.7.1")
+    assert wrong.ret == 1
+    assert "counter-drift" in wrong.stdout.str() or "wrong queues" in wrong.stdout.str()
+
+
+def test_a_trace_failure_shows_the_state_up_to_the_first_diverging_step(pytester):
+    result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:CounterTooFar", "-k", "pub-FAULT_STRATEGY-0001-")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        "*pub-FAULT_STRATEGY-0001-spec-example (FAULT_STRATEGY, RocketMQ 5.3.3): first divergence at step 0: queue A/0, Java's C/1*",
+        "*step*clock*counter*list*fault table*op*Java*strategy",
+        "*0*0*10*A/0,A/1,B/0,B/1,C/0,C/1*select(-)*C/1 @5 idx=11*A/0 @0 idx=12",
+        "*rerun: pytest*--rmq-strategy=producer_breakers:CounterTooFar*pub-FAULT_STRATEGY-0001-spec-example*",
+    ])
+
+
+BAD_HARNESS = r'''
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "hello":
+        answer = {"protocol": 1, "implementation": {"name": "bad", "language": "Python", "version": "1"},
+                  "strategies": ["FAULT_STRATEGY", "SELECTOR_HASH"], "sort": False}
+    elif request["cmd"] == "bye":
+        break
+    elif request["cmd"] == "trace":
+        answer = {"id": request["id"], "publishList": [], "outcomes": [None]}
+    else:
+        answer = {"id": request["id"], "answers": [{"index": "zero"}] * len(request["queueCounts"])}
+    print(json.dumps(answer), flush=True)
+'''
+
+
+@pytest.mark.cross_product
+@pytest.mark.parametrize("family", ["FAULT_STRATEGY", "SELECTOR_HASH"])
+def test_a_harness_is_asked_a_whole_case_per_request_and_a_bad_answer_fails_that_case(pytester, family):
+    served = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} -m pytest_rmq_conformance.harness {family}",
+                                "--rmq-reference-version=4.7.1")
+    assert served.ret == 0, served.stdout.str()
+    assert served.parseoutcomes()["passed"] == len(GOLDEN.by_strategy(family))
+    pytester.makepyfile(bad=BAD_HARNESS)
+    case = GOLDEN.by_strategy(family)[1].id
+    bad = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} bad.py", f"--rmq-case={case}")
+    assert bad.ret == 1
+    said = "gave 1 outcomes for" if family == "FAULT_STRATEGY" else "gave answer 0 as"
+    bad.stdout.fnmatch_lines([f"*{said}*"])
+
+
+def test_a_wrong_selector_behind_the_isolating_harness_is_rejected(pytester):
+    pytester.makepyfile(producer_breakers=Path(producer_breakers.__file__).read_text())  # the harness imports it from here
+    result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:PythonModulo", "--rmq-isolate")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*by impact: * wrong queues*"])
