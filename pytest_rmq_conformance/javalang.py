@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Generic, TypeVar
 
 from pytest_rmq_conformance._timsort import java_sort
@@ -464,7 +465,7 @@ class JavaConcurrentHashMap(Generic[V]):
 
     def keys(self) -> Iterator[str]:
         """The keys in Java's iteration order."""
-        return (key for keys in self._bins for key in list(keys))
+        return iter(list(chain.from_iterable(self._bins)))  # a snapshot: the map may change meanwhile
 
     def values(self) -> Iterator[V]:
         return (self._values[key] for key in self.keys())

@@ -17,7 +17,7 @@ import pytest
 
 import pytest_rmq_conformance
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES, worst
+from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES, worst
 from pytest_rmq_conformance.engine.kinds import names
 from pytest_rmq_conformance.kinds.allocation.cases import Expected, JavaError
 from pytest_rmq_conformance.kinds.allocation.replay import Answer, Mismatch, classify
@@ -100,7 +100,7 @@ def test_wrong_queues_and_error_behaviour_only_are_told_apart(matrix):
     assert wrong["golden"]["classes"][WRONG_QUEUES] > 0
     assert wrong["generated"]["class"] == WRONG_QUEUES
     assert (errors_only["status"], errors_only["impact"]) == ("differs", ERROR_BEHAVIOUR)
-    assert errors_only["golden"]["classes"] == {WRONG_QUEUES: 0, FAULT: 0, ERROR_BEHAVIOUR: errors_only["golden"]["differ"]}
+    assert errors_only["golden"]["classes"] == {WRONG_QUEUES: 0, FAULT: 0, COUNTER_DRIFT: 0, ERROR_BEHAVIOUR: errors_only["golden"]["differ"]}
     first = wrong["firstDivergence"]
     assert first["check"] == "golden" and first["class"] == WRONG_QUEUES
     assert first["repro"] == (

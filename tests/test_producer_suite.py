@@ -57,6 +57,7 @@ def test_the_built_in_names_pass_through_the_plugin(pytester, family, release):
     assert result.parseoutcomes()["passed"] == len(GOLDEN.by_strategy(family))
 
 
+@pytest.mark.once
 def test_a_users_class_is_judged_at_the_release_asked(pytester):
     """The port's class as a user's own strategy: built with ``clock=`` only, it is 5.3.3's."""
     ok = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.producer:MQFaultStrategy")

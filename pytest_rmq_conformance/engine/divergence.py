@@ -9,6 +9,10 @@
     inputs a healthy client never passes (invalid arguments, a caller outside the group).
 ``fault``
     The implementation did not answer: it crashed, hung or wrote garbage.
+``counter-drift``
+    The same answer as Java, but the state the implementation keeps between calls (a
+    round-robin counter, a fault table, a rewritten list entry) differs from Java's: a later
+    answer will differ.
 
 A kind classifies each divergence it finds (what a healthy call is depends on the kind); a
 case takes the worst class of its divergences (:data:`SEVERITY`, worst first).
@@ -18,13 +22,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["WRONG_QUEUES", "ERROR_BEHAVIOUR", "FAULT", "SEVERITY", "LABELS", "worst"]
+__all__ = ["WRONG_QUEUES", "ERROR_BEHAVIOUR", "FAULT", "COUNTER_DRIFT", "SEVERITY", "LABELS", "worst"]
 
 WRONG_QUEUES = "wrong-queues"
 FAULT = "fault"
 ERROR_BEHAVIOUR = "error-behaviour"
-SEVERITY = (WRONG_QUEUES, FAULT, ERROR_BEHAVIOUR)
-LABELS = {WRONG_QUEUES: "wrong queues", FAULT: "no answer (crash, hang, garbage)", ERROR_BEHAVIOUR: "error behaviour only"}
+COUNTER_DRIFT = "counter-drift"
+SEVERITY = (WRONG_QUEUES, FAULT, COUNTER_DRIFT, ERROR_BEHAVIOUR)
+LABELS = {
+    WRONG_QUEUES: "wrong queues",
+    FAULT: "no answer (crash, hang, garbage)",
+    COUNTER_DRIFT: "counter drift",
+    ERROR_BEHAVIOUR: "error behaviour only",
+}
 
 
 def worst(classes: Iterable[str | None]) -> str | None:

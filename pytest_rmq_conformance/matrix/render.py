@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, LABELS, WRONG_QUEUES
+from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, LABELS, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import schema_problems
 
 __all__ = ["KINDS", "MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug"]
@@ -35,6 +35,10 @@ KINDS = {  # a cell's impact, or its status when it has none; every cell starts 
         "implementation gives others or an error: queues consumed twice or not at all",
     ),
     FAULT: Kind("⊘", "no answer", "#6a1b9a", "the implementation crashed, hung or wrote garbage instead of answering"),
+    COUNTER_DRIFT: Kind(
+        "≈", "counter drift", "#f9a825",
+        "the same queue as Java, but another round-robin counter, fault table or list entry kept: a later send goes elsewhere",
+    ),
     ERROR_BEHAVIOUR: Kind(
         "!", LABELS[ERROR_BEHAVIOUR], "#ef6c00",
         "Java throws or returns null where the implementation answers, or the reverse, for calls a healthy "
@@ -207,6 +211,7 @@ td.cell a { display: block; margin-top: .2rem; font-weight: normal; }
 .wrong-queues { background: #ffebee; color: #b71c1c; font-weight: 600; }
 .fault { background: #f3e5f5; color: #4a148c; font-weight: 600; }
 .error-behaviour { background: #fff3e0; color: #bf360c; }
+.counter-drift { background: #fffde7; color: #8d6e00; }
 .not-implemented, .not-run, .absent, .error { background: #fafafa; color: #757575; }
 .chip { display: inline-block; padding: 0 .45em; border: 1px solid #e0e0e0; border-radius: 3px; white-space: nowrap; }
 ul.legend { list-style: none; padding: 0; }

@@ -188,19 +188,22 @@ def load_golden(
     Every line of a given directory is validated against its schema. The
     shipped data was validated where it was built and is checked in CI
     (``rmq-conformance golden check``), so by default it is only parsed;
-    ``validate=True`` validates it too. ``strategies`` limits the read to
+    ``validate=True`` validates it too. A directory given with ``validate=False``
+    is shipped data too (a kind's own vectors): parsed once per process. ``strategies`` limits the read to
     those strategies' files. Raises :class:`GoldenDataError` naming the file,
     line and case of the first problem found.
     """
     wanted = None if strategies is None else tuple(sorted(set(strategies)))
     if directory is None:
-        return _load_shipped(wanted, bool(validate))
+        return _load_shipped(golden_dir(), wanted, bool(validate))
+    if validate is False:  # data shipped with a package (a kind's own): read once per process
+        return _load_shipped(Path(directory), wanted, False)
     return _load(Path(directory), wanted, True if validate is None else validate)
 
 
-@lru_cache(maxsize=8)
-def _load_shipped(strategies: tuple[str, ...] | None, validate: bool) -> Golden:
-    return _load(golden_dir(), strategies, validate)
+@lru_cache(maxsize=16)
+def _load_shipped(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -> Golden:
+    return _load(directory, strategies, validate)
 
 
 def _load(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -> Golden:

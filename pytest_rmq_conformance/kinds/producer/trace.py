@@ -14,15 +14,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
 
-from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
-from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout
-from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong
-from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase, publish_list
+from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
+from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong, java_long
+from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, TraceCase, publish_list
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
 
 __all__ = [
-    "COUNTER_DRIFT",
     "Fault",
     "TraceClock",
     "StepMismatch",
@@ -37,8 +36,6 @@ __all__ = [
     "selector_arg",
 ]
 
-#: the same queue as Java, but another stored counter or fault table: later sends go elsewhere
-COUNTER_DRIFT = "counter-drift"
 #: Java exceptions whose Python counterpart is fixed; any other needs some exception
 _EXCEPTIONS = {"java.lang.IllegalArgumentException": ValueError}
 
@@ -53,7 +50,7 @@ class TraceClock:
         return self._now
 
     def advance(self, millis: int) -> None:
-        self._now += int(millis)
+        self._now = java_long(self._now + int(millis))  # Java's long wraps
 
 
 @dataclass(frozen=True)
@@ -208,7 +205,7 @@ class _Trace:
                 if raised is not None:
                     raise Fault(f"detect_by_one_round raised {type(raised).__name__}: {raised}", raised)
             return {"tableAfter": self.table()}
-        before_list, before_table = list(self.info.queues), self.table()
+        before_list, before_items = list(self.info.queues), list(self.strategy.fault_items())
         if op == "select":
             call = partial(self.strategy.select_one_message_queue, self.info, step["lastBroker"], step["resetIndex"])
         else:
@@ -217,16 +214,18 @@ class _Trace:
         if raised is None and queue is not None and type(queue) is not MessageQueue:
             raise Fault(f"{op} returned {type(queue).__name__} {queue!r:.60}, not a MessageQueue or None")
         after = list(self.info.queues)
-        changed = [[i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
-                   if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)]
-        table = self.table()
+        changed = [] if after == before_list else [  # the usual: the very same entries, compared in C
+            [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
+            if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
+        ]
+        unchanged = list(self.strategy.fault_items()) == before_items
         return {
             "queue": None if queue is None else [queue.broker_name, queue.queue_id],
             "listIndex": next((i for i, mq in enumerate(after) if mq is queue), None),
             "storedIndexAfter": self.counter(),
             "worstIndexAfter": self.worst(),
             "listMutated": changed,
-            "tableAfter": table if table != before_table else None,
+            "tableAfter": None if unchanged else self.table(),
             "raised": raised,
         }
 
@@ -356,20 +355,27 @@ def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence
     wanted = tuple(publish_list(answers.publish_list_runs))
     if built != wanted:
         return StepMismatch(case.id, run, -1, f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
-    state = _State(case.initial["clockMs"], built, case.initial["sendIndex"])
-    rows: list[Row] = []
+    seen: list[Any] = []
     for index, (step, got) in enumerate(zip(case.steps, observations)):
-        before = state.snapshot()
-        answer = answers.answers[index]
-        rows.append(Row(index, step, *before, answer, got))
-        found = _step_problem(step, answer, got)
+        seen.append(got)
+        found = _step_problem(step, answers.answers[index], got)
         if found is not None:
             raised = got.get("raised") if isinstance(got, Mapping) else None
-            return StepMismatch(case.id, run, index, found[0], found[1], tuple(rows), raised)
+            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, answers, built, seen), raised)
         if answers.nondeterministic_step is not None and index >= answers.nondeterministic_step:
             return None  # Java's later answers depend on which way its tie went
-        state.observe(step, got)
     return None
+
+
+def _rows(case: TraceCase, answers: Answers, built: Sequence[Sequence[Any]], seen: Sequence[Any]) -> tuple[Row, ...]:
+    """The report's table of the steps in ``seen``: the state before each, as the observations
+    before it tell it, and what Java and the strategy answered."""
+    state = _State(case.initial["clockMs"], built, case.initial["sendIndex"])
+    rows = []
+    for index, (step, got) in enumerate(zip(case.steps, seen)):
+        rows.append(Row(index, step, *state.snapshot(), answers.answers[index], got))
+        state.observe(step, got)
+    return tuple(rows)
 
 
 def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None = None) -> tuple[tuple[tuple[str, int], ...], Iterator[Any]]:
@@ -397,8 +403,9 @@ def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, 
             yield got
 
     try:
-        built, observations = observe_trace(build, case, timeout)
-        return compare_trace(case, run, built, counted(observations))
+        with time_limits():  # one handler for the trace's calls, each still with its own limit
+            built, observations = observe_trace(build, case, timeout)
+            return compare_trace(case, run, built, counted(observations))
     except Fault as fault:
         return StepMismatch(case.id, run, len(played), fault.problem, FAULT, raised=fault.raised)
 
@@ -442,7 +449,8 @@ def replay_selector(build: Callable[[], Any], case: SelectorCase, run: str, time
     """Call the selector ``build()`` makes once per queue count of ``case``, in this process;
     its first divergence from Java's answers of ``run``, or ``None``."""
     try:
-        return compare_selector(case, run, observe_selector(build, case, timeout))
+        with time_limits():
+            return compare_selector(case, run, observe_selector(build, case, timeout))
     except Fault as fault:
         return StepMismatch(case.id, run, 0, fault.problem, FAULT, raised=fault.raised)
 

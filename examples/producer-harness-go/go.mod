@@ -1,0 +1,3 @@
+module example.com/rmq-producer-harness-go
+
+go 1.19
