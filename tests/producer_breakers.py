@@ -59,9 +59,27 @@ class PenaltyOffByOne(MQFaultStrategy):
         self.latency_fault_tolerance = _EarlyRelease(clock=self.clock, version=version)
 
 
+class EarlyDivide(MQFaultStrategy):
+    """An empty publish list raises before the counter moves (Java steps it, then divides by zero)."""
+
+    def select_one_message_queue(self, info, last_broker_name, reset_index=False):
+        if not info.queues:
+            raise ZeroDivisionError("/ by zero")
+        return super().select_one_message_queue(info, last_broker_name, reset_index)
+
+
+class DictItems(MQFaultStrategy):
+    """Lists its fault table as plain dicts: what no answer stands for."""
+
+    def fault_items(self):
+        return [{"name": item.name} for item in super().fault_items()]
+
+
 BREAKERS = {
     "PythonModulo": ("SELECTOR_HASH", "5.3.3", "wrong-queues"),
     "PlainAbs": ("SELECTOR_HASH", "4.7.1", "error-behaviour"),
     "CounterTooFar": ("FAULT_STRATEGY", "4.9.8", "counter-drift"),
     "PenaltyOffByOne": ("FAULT_STRATEGY", "5.3.3", "wrong-queues"),
+    "EarlyDivide": ("FAULT_STRATEGY", "5.3.3", "counter-drift"),
+    "DictItems": ("FAULT_STRATEGY", "4.9.8", "fault"),
 }

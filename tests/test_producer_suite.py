@@ -106,7 +106,7 @@ def test_a_harness_is_asked_a_whole_case_per_request_and_a_bad_answer_fails_that
     case = GOLDEN.by_strategy(family)[1].id
     bad = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} bad.py", f"--rmq-case={case}")
     assert bad.ret == 1
-    said = "gave 1 outcomes for" if family == "FAULT_STRATEGY" else "gave answer 0 as"
+    said = "gave 1 outcomes for" if family == "FAULT_STRATEGY" else "answered select with what schemas/protocol-select-response.schema.json refuses"
     bad.stdout.fnmatch_lines([f"*{said}*"])
 
 
@@ -115,3 +115,16 @@ def test_a_wrong_selector_behind_the_isolating_harness_is_rejected(pytester):
     result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:PythonModulo", "--rmq-isolate")
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*by impact: * wrong queues*"])
+
+
+GARBLED_HARNESS = BAD_HARNESS.replace(
+    '"outcomes": [None]', '"outcomes": [{"queue": ["A", 1.0], "listIndex": True, "storedIndexAfter": 1}] * len(request["steps"])'
+)
+
+
+def test_a_harness_outcome_of_the_wrong_shape_fails_its_case_naming_the_schema(pytester):
+    pytester.makepyfile(garbled=GARBLED_HARNESS)
+    case = GOLDEN.by_strategy("FAULT_STRATEGY")[0].id
+    result = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} garbled.py", f"--rmq-case={case}")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*answered trace with what schemas/protocol-trace-response.schema.json refuses*"])

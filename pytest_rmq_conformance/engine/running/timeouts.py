@@ -64,11 +64,11 @@ def call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
             if _Alarm.ticking != seconds:
                 _Alarm.seconds = _Alarm.ticking = seconds
                 signal.setitimer(signal.ITIMER_REAL, seconds / 10, seconds / 10)
-            _Alarm.started = time.monotonic()
+            outer, _Alarm.started = _Alarm.started, time.monotonic()
             try:
                 return func()
             finally:
-                _Alarm.started = None
+                _Alarm.started = outer  # a call inside a call leaves the outer one its limit
         if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             return _with_alarm(func, seconds)
         return _with_thread(func, seconds)
@@ -107,6 +107,7 @@ def time_limits() -> Iterator[None]:
         yield
         return
     previous_handler = signal.signal(signal.SIGALRM, _Alarm.fire)
+    signal.siginterrupt(signal.SIGALRM, False)  # a tick restarts the system calls of C code it lands in
     _Alarm.installed, _Alarm.thread = True, threading.get_ident()
     try:
         yield

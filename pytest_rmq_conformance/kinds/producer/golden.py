@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine.golden.cases import CaseOutcome
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
 from pytest_rmq_conformance.kinds.producer.cases import TraceCase
 from pytest_rmq_conformance.kinds.producer.trace import compare_selector, compare_trace, replay_selector, replay_trace
 
@@ -47,4 +48,6 @@ def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
         mismatch = replay_selector(lambda: subject.build(case.strategy, case.params, case), case, run.id, timeout)
     if mismatch is None:
         return CaseOutcome(case, run.id, subject.name)
+    if isinstance(mismatch.raised, CallTimeout):
+        subject.hangs.record()  # --rmq-max-hangs: a strategy that keeps hanging is given up
     return CaseOutcome(case, run.id, subject.name, (mismatch,), impact=mismatch.divergence_class)

@@ -120,7 +120,10 @@ def _read(source: Path) -> tuple[dict[str, dict[str, str]], list[dict[str, Any]]
                 raise GoldenDataError(f"{where}: provenance {reference} differs from {release}'s other files")
             if record["family"] != path.stem:
                 raise GoldenDataError(f"{where}: a {record['family']} vector in {path.name}")
-            inputs, answers = _split(path.stem, record)
+            try:
+                inputs, answers = _split(path.stem, record)
+            except (KeyError, TypeError, AttributeError) as exc:  # a line its folder's schema let through
+                raise GoldenDataError(f"{where}: not a {path.stem} vector ({type(exc).__name__}: {exc})") from None
             seen = cases.setdefault(record["id"], {"family": path.stem, "inputs": inputs, "answers": {}})
             if seen["inputs"] != inputs:
                 raise GoldenDataError(f"{where}: the inputs differ from the same id in another release")
@@ -152,7 +155,10 @@ def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
         releases = sorted(entry["answers"], key=parse_release)
         if releases != sorted(runs, key=parse_release):
             raise GoldenDataError(f"{source}: {case_id} has answers for {', '.join(releases)} only")
-        case = _case(entry["family"], entry["inputs"], entry["answers"])
+        try:
+            case = _case(entry["family"], entry["inputs"], entry["answers"])
+        except (KeyError, TypeError, IndexError) as exc:
+            raise GoldenDataError(f"{source}: {case_id} is not a {entry['family']} vector ({type(exc).__name__}: {exc})") from None
         by_family.setdefault(entry["family"], []).append(case)
         report.cases[entry["family"]] += 1
         report.groups += len(case["expect"])

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pytest_rmq_conformance.engine.protocol.client import Harness, HarnessError, quote
+from pytest_rmq_conformance.engine.protocol.messages import problems
 from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
 from pytest_rmq_conformance.kinds.producer.trace import Fault, observe_selector, observe_trace
 
@@ -72,6 +73,9 @@ def trace(harness: Harness, case: TraceCase, release: str) -> tuple[list[tuple[s
         calls=len(case.steps),
     )
     outcomes = _items(harness, answer, "outcomes", len(case.steps), "step")
+    wrong = problems("trace-response", answer)
+    if wrong:  # an answer of the wrong shape is the harness's fault, not a divergence to classify
+        harness.fault_in_flight(f"answered trace with what schemas/protocol-trace-response.schema.json refuses, {wrong[0]}")
     publish = _list(harness, answer.get("publishList"), "publishList")
 
     def observations() -> Iterator[Any]:
@@ -104,6 +108,9 @@ def select(harness: Harness, case: SelectorCase, release: str) -> list[Any]:
         calls=len(case.queue_counts),
     )
     answers = _items(harness, answer, "answers", len(case.queue_counts), "call")
+    wrong = problems("select-response", answer)
+    if wrong:
+        harness.fault_in_flight(f"answered select with what schemas/protocol-select-response.schema.json refuses, {wrong[0]}")
     out: list[Any] = []
     for index, item in enumerate(answers):
         if isinstance(item, dict) and set(item) == {"index"} and (item["index"] is None or type(item["index"]) is int):
@@ -153,13 +160,14 @@ def _serve_trace(request: Mapping[str, Any], build: Callable[[str, Mapping[str, 
     )
     outcomes: list[Any] = [None] * len(case.steps)
     publish: Sequence[Sequence[Any]] = []
-    index = 0
+    done = 0
     try:
         publish, observations = observe_trace(lambda clock: build(case.strategy, {**case.params, "clock": clock}), case, timeout=None)
-        for index, (step, got) in enumerate(zip(case.steps, observations)):
-            outcomes[index] = _outcome_json(step, got)
+        for step, got in zip(case.steps, observations):
+            outcomes[done] = _outcome_json(step, got)
+            done += 1
     except Fault as fault:  # what no answer stands for ends the trace: said at the step it happened
-        outcomes[index] = {"error": "other", "message": fault.problem}
+        outcomes[min(done, len(outcomes) - 1)] = {"error": "other", "message": fault.problem}
     return {"publishList": [list(q) for q in publish], "outcomes": outcomes}
 
 
@@ -168,7 +176,10 @@ def _serve_select(request: Mapping[str, Any], build: Callable[[str, Mapping[str,
         id="harness", strategy=request["strategy"], params=request["params"], category="", flags=(), expect=(),
         queue_counts=tuple(request["queueCounts"]), arg=request["arg"],
     )
-    answers = observe_selector(lambda: build(case.strategy, case.params), case, timeout=None)
+    try:
+        answers = observe_selector(lambda: build(case.strategy, case.params), case, timeout=None)
+    except Fault as fault:  # the selector could not be built, or gave what no answer stands for
+        return {"answers": [{"error": "other", "message": fault.problem}] * len(case.queue_counts)}
     return {"answers": [_error_json(a) if isinstance(a, BaseException) else {"index": a} for a in answers]}
 
 

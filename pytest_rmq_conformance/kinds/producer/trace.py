@@ -124,7 +124,7 @@ def _call(func: Callable[[], Any], timeout: float | None) -> tuple[Any, BaseExce
     try:
         return call_with_timeout(func, timeout), None
     except CallTimeout as exc:
-        raise Fault(f"did not return: {exc} (--rmq-timeout)") from None
+        raise Fault(f"did not return: {exc} (--rmq-timeout)", exc) from None
     except StrategyExit as exc:
         raise Fault(str(exc)) from None
     except Exception as exc:  # an exception is an answer to compare
@@ -140,41 +140,66 @@ class _Trace:
 
     # -- state ---------------------------------------------------------------
 
+    def _read(self, what: str, func: Callable[[], Any]) -> Any:
+        """What ``func`` reads of the strategy's state, under the time limit; :class:`Fault`
+        naming ``what`` when that cannot be read."""
+        value, raised = _call(func, self.timeout)
+        if raised is not None:
+            raise Fault(f"{what} raised {type(raised).__name__}: {raised}", raised)
+        return value
+
+    def entries(self) -> list[MessageQueue]:
+        """The publish list's entries, each a ``MessageQueue`` of the case's topic."""
+        entries = self._read("the publish info's queues", lambda: list(self.info.queues))
+        for position, mq in enumerate(entries):
+            if type(mq) is not MessageQueue or mq.topic != self.case.topic:
+                shown = f"{type(mq).__name__} {mq!r:.60}"
+                raise Fault(f"the publish list holds {shown} at position {position}, not a MessageQueue of topic {self.case.topic!r}")
+        return entries
+
     def queues(self) -> tuple[tuple[str, int], ...]:
-        return tuple((mq.broker_name, mq.queue_id) for mq in self.info.queues) if self.info is not None else ()
+        return tuple((mq.broker_name, mq.queue_id) for mq in self.entries()) if self.info is not None else ()
 
     def counter(self) -> int | None:
-        return None if self.info is None else self.info.send_which_queue.stored
+        return None if self.info is None else self._read("the counter's stored value", lambda: self.info.send_which_queue.stored)
 
-    def table(self) -> dict[str, dict[str, Any]]:
-        out = {}
-        for item in self.strategy.fault_items():
-            out[item.name] = {"latency": item.latency, "startTimestamp": item.start_timestamp,
-                              "reachable": item.reachable, "checkStamp": item.check_stamp}
-        return out
+    def items(self) -> list[Any]:
+        items = self._read("fault_items()", lambda: list(self.strategy.fault_items()))
+        for item in items:
+            if not all(hasattr(item, name) for name in ("name", "latency", "start_timestamp")):
+                raise Fault(f"fault_items() gave {type(item).__name__} {item!r:.60}, not a FaultItem")
+        return items
+
+    def table(self, items: list[Any] | None = None) -> dict[str, dict[str, Any]]:
+        return {
+            item.name: {"latency": item.latency, "startTimestamp": item.start_timestamp,
+                        "reachable": getattr(item, "reachable", True), "checkStamp": getattr(item, "check_stamp", 0)}
+            for item in (self.items() if items is None else items)
+        }
 
     def worst(self) -> int | None:
         counter = getattr(self.strategy, "which_item_worst", None)
-        return None if counter is None else counter.stored
+        return None if counter is None else self._read("which_item_worst's stored value", lambda: counter.stored)
 
     def configure(self, params: Mapping[str, Any], initial: Mapping[str, Any]) -> None:
         """Set the configuration as Java's setters did, and pin 4.x's ``whichItemWorst``."""
         strategy = self.strategy
-        strategy.send_latency_fault_enable = params["sendLatencyFaultEnable"]
-        if params["latencyMax"] is not None:
-            strategy.latency_max = list(params["latencyMax"])
-        if params["notAvailableDuration"] is not None:
-            strategy.not_available_duration = list(params["notAvailableDuration"])
-        worst = getattr(strategy, "which_item_worst", None)
-        if worst is not None:
-            worst.pin(initial["worstIndex"], initial["worstIndexSeed"])
+
+        def setters() -> None:
+            strategy.send_latency_fault_enable = params["sendLatencyFaultEnable"]
+            if params["latencyMax"] is not None:
+                strategy.latency_max = list(params["latencyMax"])
+            if params["notAvailableDuration"] is not None:
+                strategy.not_available_duration = list(params["notAvailableDuration"])
+            worst = getattr(strategy, "which_item_worst", None)
+            if worst is not None:
+                worst.pin(initial["worstIndex"], initial["worstIndexSeed"])
+
+        self._read("configuring the strategy", setters)
 
     def install(self, route: Mapping[str, Any], stored: int | None, seed: int) -> tuple[tuple[str, int], ...]:
-        info, raised = _call(lambda: self.strategy.publish_info(self.case.topic, route_of(route)), self.timeout)
-        if raised is not None:
-            raise Fault(f"publish_info raised {type(raised).__name__}: {raised}", raised)
-        self.info = info
-        info.send_which_queue.pin(stored, seed)
+        self.info = self._read("publish_info", lambda: self.strategy.publish_info(self.case.topic, route_of(route)))
+        self._read("pinning the counter", lambda: self.info.send_which_queue.pin(stored, seed))
         return self.queues()
 
     # -- one step ------------------------------------------------------------
@@ -186,46 +211,47 @@ class _Trace:
             self.clock.advance(step["ms"])
             return None
         if op == "set_index":
-            self.info.send_which_queue.stored = step["value"]
+            self._read("setting the counter", partial(setattr, self.info.send_which_queue, "stored", step["value"]))
             return None
         if op == "set_latency":
-            self.strategy.send_latency_fault_enable = step["enable"]
+            self._read("setting send_latency_fault_enable", partial(setattr, self.strategy, "send_latency_fault_enable", step["enable"]))
             return None
         if op == "route":
             return {"publishListRuns": self.install(step["route"], step["sendIndex"], step["sendIndexSeed"])}
         if op == "update":
-            _, raised = _call(lambda: self.strategy.update_fault_item(step["broker"], step["latency"], step["isolation"], step["reachable"]), self.timeout)
-            item = self.table().get(step["broker"])
-            return {"item": item, "raised": raised}
+            update = partial(self.strategy.update_fault_item, step["broker"], step["latency"], step["isolation"], step["reachable"])
+            _, raised = _call(update, self.timeout)
+            return {"item": self.table().get(step["broker"]), "raised": raised}
         if op == "detect":
             detect = getattr(self.strategy, "detect_by_one_round", None)
             if detect is not None:
                 resolve, reachable = step["resolve"], set(step["reachableAddrs"])
-                _, raised = _call(partial(detect, resolve.get, lambda addr, timeout: addr in reachable), self.timeout)
-                if raised is not None:
-                    raise Fault(f"detect_by_one_round raised {type(raised).__name__}: {raised}", raised)
+                self._read("detect_by_one_round", partial(detect, resolve.get, lambda addr, timeout: addr in reachable))
             return {"tableAfter": self.table()}
-        before_list, before_items = list(self.info.queues), list(self.strategy.fault_items())
+        before_list, before_items = self.entries(), self.items()
         if op == "select":
             call = partial(self.strategy.select_one_message_queue, self.info, step["lastBroker"], step["resetIndex"])
         else:
             call = partial(self.info.select_one_message_queue, step["lastBroker"])
         queue, raised = _call(call, self.timeout)
-        if raised is None and queue is not None and type(queue) is not MessageQueue:
-            raise Fault(f"{op} returned {type(queue).__name__} {queue!r:.60}, not a MessageQueue or None")
-        after = list(self.info.queues)
+        if raised is None and queue is not None and (type(queue) is not MessageQueue or queue.topic != self.case.topic):
+            what = f"a {type(queue).__name__}" if type(queue) is not MessageQueue else f"a queue of topic {queue.topic!r}"
+            raise Fault(f"{op} returned {what} ({queue!r:.60}): the answer is a MessageQueue of topic {self.case.topic!r}, or None")
+        after = self.entries()
         changed = [] if after == before_list else [  # the usual: the very same entries, compared in C
             [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
             if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
         ]
-        unchanged = list(self.strategy.fault_items()) == before_items
+        if len(after) < len(before_list):
+            raise Fault(f"{op} removed entries of the publish list ({len(before_list)} before, {len(after)} after)")
+        items = self.items()
         return {
             "queue": None if queue is None else [queue.broker_name, queue.queue_id],
             "listIndex": next((i for i, mq in enumerate(after) if mq is queue), None),
             "storedIndexAfter": self.counter(),
             "worstIndexAfter": self.worst(),
             "listMutated": changed,
-            "tableAfter": None if unchanged else self.table(),
+            "tableAfter": None if items == before_items else self.table(items),
             "raised": raised,
         }
 
@@ -235,15 +261,18 @@ def _shown(queue: Sequence[Any] | None) -> str:
     return "null" if queue is None else f"{queue[0]}/{queue[1]}"
 
 
-def _item_problem(java: Mapping[str, Any] | None, got: Mapping[str, Any] | None) -> str | None:
+def _item_problem(java: Mapping[str, Any] | None, got: Any) -> str | None:
     if java is None or got is None:
         return None if java is got else f"fault item {got if java is None else 'missing'}, Java's {java}"
-    differs = [key for key in java if got.get(key) != java[key]]
+    if not isinstance(got, Mapping):
+        return f"fault item {got!r:.60}, not an object; Java's {java}"
+    differs = [key for key in java if not _same(got.get(key), java[key])]
     return None if not differs else f"fault item {', '.join(f'{k}={got.get(k)!r}' for k in differs)}, Java's {', '.join(f'{k}={java[k]!r}' for k in differs)}"
 
 
-def _table_problem(java: Mapping[str, Any], got: Mapping[str, Any] | None, what: str) -> str | None:
-    got = got or {}
+def _table_problem(java: Mapping[str, Any], got: Any, what: str) -> str | None:
+    if not isinstance(got, Mapping):
+        return f"{what}: {got!r:.60}, not an object of brokers; Java's {_brokers(java)}"
     if list(java) != list(got):
         return f"{what}: brokers {list(got)}, Java's {list(java)} (in Java's map order)"
     for broker, item in java.items():
@@ -253,33 +282,56 @@ def _table_problem(java: Mapping[str, Any], got: Mapping[str, Any] | None, what:
     return None
 
 
+def _same(got: Any, java: Any) -> bool:
+    """Equal as JSON values are, with ints that are ints (``True`` and ``1.0`` are not ``1``)."""
+    if isinstance(java, list):
+        return isinstance(got, (list, tuple)) and len(got) == len(java) and all(map(_same, got, java))
+    if type(java) is int:
+        return type(got) is int and got == java
+    return got == java
+
+
 def _select_problem(java: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(problem, class) when a select's outcome differs from Java's ``java``."""
+    """(problem, class) when a select's outcome differs from Java's ``java``. After an
+    exception Java's counter and table moved too; they are compared where the outcome has them."""
     if "error" in java:
         problem = _error_problem(java, got.get("raised"), "the strategy")
-        return None if problem is None else (problem, ERROR_BEHAVIOUR)
+        if problem is not None:
+            return (problem, ERROR_BEHAVIOUR)
+        return _state_problem(java, got) if "storedIndexAfter" in got else None
     if got.get("raised") is not None:
         raised = got.get("raised")
         return (f"Java returned {_shown(java['queue'])}, but the strategy raised {type(raised).__name__}: {raised}", WRONG_QUEUES)
-    if got.get("queue") != java["queue"]:
+    if not _same(got.get("queue"), java["queue"]):
         return (f"queue {_shown(got.get('queue'))}, Java's {_shown(java['queue'])}", WRONG_QUEUES)
-    if got.get("listIndex") != java["listIndex"]:
-        return (f"queue at list position {got.get('listIndex')}, Java's at {java['listIndex']} (None: not an element of the list)", WRONG_QUEUES)
-    if got.get("storedIndexAfter") != java["storedIndexAfter"]:
-        return (f"stored counter {got.get('storedIndexAfter')}, Java's {java['storedIndexAfter']}", COUNTER_DRIFT)
+    if not _same(got.get("listIndex"), java["listIndex"]):
+        return (f"queue at list position {got.get('listIndex')!r}, Java's at {java['listIndex']} (None: not an element of the list)", WRONG_QUEUES)
+    return _state_problem(java, got)
+
+
+def _state_problem(java: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(problem, counter drift) when the state a select left differs from what Java's left."""
+    if not _same(got.get("storedIndexAfter"), java.get("storedIndexAfter")):
+        return (f"stored counter {got.get('storedIndexAfter')!r}, Java's {java.get('storedIndexAfter')}", COUNTER_DRIFT)
     worst = got.get("worstIndexAfter")
-    if "worstIndexAfter" in java and worst is not None and worst != java["worstIndexAfter"]:
-        return (f"whichItemWorst counter {worst}, Java's {java['worstIndexAfter']}", COUNTER_DRIFT)
+    if "worstIndexAfter" in java and worst is not None and not _same(worst, java["worstIndexAfter"]):
+        return (f"whichItemWorst counter {worst!r}, Java's {java['worstIndexAfter']}", COUNTER_DRIFT)
     changed = got.get("listMutated") or []
-    if changed != java.get("listMutated", []):
+    if not _same(changed, java.get("listMutated", [])):
         return (f"list entries changed {changed}, Java's {java.get('listMutated', [])}", COUNTER_DRIFT)
-    if "tableAfter" in java or got.get("tableAfter") is not None:
-        problem = _table_problem(java.get("tableAfter", {}), got.get("tableAfter"), "fault table after the call")
-        if problem is not None and "tableAfter" not in java:
-            problem = f"the call changed the fault table to {got.get('tableAfter')}; Java's call left it"
-        if problem is not None:
-            return (problem, COUNTER_DRIFT)
+    table = got.get("tableAfter")
+    if "tableAfter" in java and table is None:
+        return (f"the call left the fault table as it was; Java's call changed it to {_brokers(java['tableAfter'])}", COUNTER_DRIFT)
+    if table is not None and "tableAfter" not in java:
+        return (f"the call changed the fault table to {_brokers(table)}; Java's call left it as it was", COUNTER_DRIFT)
+    if table is not None:
+        problem = _table_problem(java["tableAfter"], table, "fault table after the call")
+        return None if problem is None else (problem, COUNTER_DRIFT)
     return None
+
+
+def _brokers(table: Any) -> str:
+    return f"brokers {list(table)}" if isinstance(table, Mapping) else repr(table)
 
 
 def _step_problem(step: Mapping[str, Any], answer: Mapping[str, Any] | None, got: Any) -> tuple[str, str] | None:
