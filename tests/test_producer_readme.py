@@ -31,3 +31,16 @@ def test_the_readme_failure_is_what_the_suite_prints(pytester):
     for line in shown[:3]:
         assert line.rstrip() in printed, line
     assert "rerun: pytest --rmq-strategy=producer_breakers:CounterTooFar --rmq-reference-version=5.3.3" in printed
+
+
+def test_the_readme_adapter_hands_a_clients_own_classes_to_the_suite(pytester):
+    folder = README.parent / "examples" / "producer-adapter"
+    adapter = (folder / "adapter.py").read_text()
+    assert f"```python\n{adapter}```" in README.read_text(encoding="utf-8")
+    pytester.makepyfile(adapter=adapter, myclient=(folder / "myclient.py").read_text())
+    pytester.syspathinsert()
+    ok = pytester.runpytest(*Q, "--rmq-strategy=adapter:MyFaultStrategy")
+    assert ok.ret == 0, ok.stdout.str()
+    assert ok.parseoutcomes()["passed"] == 736
+    older = pytester.runpytest(*Q, "--rmq-strategy=adapter:MyFaultStrategy", "--rmq-reference-version=4.9.8")
+    assert older.ret == 1 and older.parseoutcomes()["failed"] == 587
