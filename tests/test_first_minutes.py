@@ -206,9 +206,13 @@ def test_a_harness_that_sorts_unlike_java_costs_one_summary_line_per_cause(here)
     assert result.returncode == 1, result.stdout[-2000:] + result.stderr
     lines = result.stdout.splitlines()
     summary = lines[[i for i, line in enumerate(lines) if "rmq-conformance: summary" in line][-1] :]
-    failed = int(re.search(r"(\d+) failed", summary[-1]).group(1))
+    group = re.search(r"^ +(\d+) x the harness sorts unlike Java: cidAll$", "\n".join(summary), re.MULTILINE)
+    assert group is not None, "\n".join(summary)
+    # every golden case's sort check is in the group; the generated sort check may or may not
+    # have drawn a list whose orders part (its seed decides), and is counted apart if it did
+    failed = int(group.group(1))
+    assert int(re.search(r"(\d+) failed", summary[-1]).group(1)) - failed in (0, 1)
     assert failed > 20 and len(lines) < 200, "\n".join(lines[-40:])
-    assert re.search(rf"^ +{failed} x the harness sorts unlike Java: cidAll$", "\n".join(summary), re.MULTILINE), "\n".join(summary)
     assert f"by impact: {failed} wrong queues" in summary
     rerun = next(line.split("rerun: ", 1)[1] for line in lines if "rerun: " in line)
     assert "--rmq-checks=sort" in rerun and "--rmq-case=" in rerun

@@ -4,6 +4,8 @@ fails 4.7.1 on the MIN_VALUE hashes; the failure it shows is what the suite prin
 import re
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
 
@@ -15,6 +17,7 @@ def block_after(marker: str, language: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.once
 def test_the_readme_selector_passes_4_9_8_and_fails_the_min_value_hashes_of_4_7_1(pytester):
     pytester.makepyfile(myselector=block_after("A selector of your own, in `myselector.py`:", "python"))
     pytester.syspathinsert()
@@ -33,6 +36,7 @@ def test_the_readme_failure_is_what_the_suite_prints(pytester):
     assert "rerun: pytest --rmq-strategy=producer_breakers:CounterTooFar --rmq-reference-version=5.3.3" in printed
 
 
+@pytest.mark.once
 def test_the_readme_adapter_hands_a_clients_own_classes_to_the_suite(pytester):
     folder = README.parent / "examples" / "producer-adapter"
     adapter = (folder / "adapter.py").read_text()
