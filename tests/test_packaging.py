@@ -17,7 +17,10 @@ import pytest
 pytestmark = pytest.mark.packaging
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = {"golden": sorted(p.name for p in (ROOT / "golden").iterdir()), "schemas": sorted(p.name for p in (ROOT / "schemas").iterdir())}
+DATA = {
+    folder: sorted(p.relative_to(ROOT / folder).as_posix() for p in (ROOT / folder).rglob("*") if p.is_file())
+    for folder in ("golden", "schemas")
+}
 
 
 @pytest.fixture(scope="module")
