@@ -10,15 +10,14 @@ installs Go when it is missing); elsewhere a missing toolchain skips these tests
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_harness_examples import _go_build, _missing  # one way to find and build the toolchains
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, LABELS, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import load_golden
@@ -40,24 +39,6 @@ RELEASES = ("4.7.1", "4.9.8", "5.3.3")
 TRACE_RELEASE = "5.3.3"  # the only release whose FAULT_STRATEGY the examples implement
 #: the closing summary's words for each class
 IMPACT_LABELS = {label: name for name, label in LABELS.items()}
-
-
-def _missing(tool: str) -> None:
-    message = f"{tool} is not installed (.ci/run installs it)"
-    if os.environ.get("RMQ_EXAMPLES_REQUIRED"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def _go_build(source: Path, target: Path) -> Path:
-    go = shutil.which("go")
-    if go is None:
-        _missing("go")
-    env = dict(os.environ)
-    if "HOME" not in env and "GOCACHE" not in env:
-        env["GOCACHE"] = str(target.parent / "go-cache")
-    subprocess.run([go, "build", "-o", str(target), "."], cwd=source, env=env, check=True)
-    return target
 
 
 @pytest.fixture(scope="session")
