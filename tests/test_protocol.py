@@ -67,13 +67,14 @@ def test_a_value_the_schema_refuses_is_named():
 
 
 def test_every_message_of_a_real_run_conforms_both_ways(pytester, tmp_path):
-    """The suite's client and the built-in harness, through the golden, sort and reference checks."""
+    """The suite's client and the built-in harness, through the golden, sort and reference checks
+    (the first 30 golden cases of each family: every kind of message, in a tenth of the time)."""
     pytester.makepyfile(spy=SPY)
     log = tmp_path / "messages.jsonl"
     spec = f"--rmq-strategy=exec:{sys.executable} spy.py {log}"
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", spec, "--rmq-reference-version=5.3.3", "--rmq-checks=golden,sort,reference",
-        "--rmq-seed=1", "--rmq-examples=5",
+        "--rmq-seed=1", "--rmq-examples=1", "--rmq-case=pub-*-00[0-2]?-*",
     )
     assert result.ret == 0, result.stdout.str()[-3000:]
     seen = [json.loads(line) for line in log.read_text().splitlines()]
