@@ -27,7 +27,7 @@ entry-point group ``rmq_conformance.kinds``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -60,6 +60,7 @@ __all__ = [
     "names",
     "ports",
     "reference_strategy",
+    "property_names",
 ]
 
 ENTRY_POINT_GROUP = "rmq_conformance.kinds"
@@ -273,8 +274,16 @@ def kind_of(family: str) -> Kind:
 
 
 def kind_of_method(strategy: Any) -> Kind | None:
-    """The kind whose method ``strategy`` has (an instance spec), if any."""
-    return next((kind for kind in all_kinds() if callable(getattr(strategy, kind.method, None))), None)
+    """The kind whose method ``strategy`` has (an instance spec), if any; a kind may name
+    ``other_methods`` that mark its strategies too."""
+    return next(
+        (
+            kind
+            for kind in all_kinds()
+            if any(callable(getattr(strategy, method, None)) for method in (kind.method, *getattr(kind, "other_methods", ())))
+        ),
+        None,
+    )
 
 
 def all_families() -> list[Family]:
@@ -340,3 +349,15 @@ def reference_strategy(name: str, params: Mapping[str, Any] | None = None, versi
     params = dict(params)
     charset = normalize_charset(params.pop("charset", "UTF-8"))
     return family.build(params, version, charset)
+
+
+def property_names(claimed: Any, where: str, known: Mapping[str, str]) -> frozenset[str]:
+    """A strategy's declaration of properties (an iterable of names among ``known``), checked;
+    ``ValueError`` naming ``where`` otherwise."""
+    if isinstance(claimed, str) or not isinstance(claimed, Iterable):
+        raise ValueError(f"{where} must be a set of property names, not {claimed!r}")
+    names = frozenset(claimed)
+    unknown = sorted(str(name) for name in names - set(known))
+    if unknown:
+        raise ValueError(f"{where} names unknown propert(ies) {unknown}; known: {', '.join(known)}")
+    return names

@@ -137,13 +137,18 @@ _ALL_FAMILIES_AT_ONCE = ("golden", "sort")
 
 
 def pytest_generate_tests(metafunc):
-    """A strategy under test that serves several families (a harness) runs each generated check once per family."""
+    """A strategy under test that serves several families (a harness) runs each generated check
+    once per family, of the kinds the check is for."""
     marker = metafunc.definition.get_closest_marker("rmq_check")
     if marker is None or "rmq_family" not in metafunc.fixturenames or marker.args[0] in _ALL_FAMILIES_AT_ONCE:
         return
     subject = rmq_state(metafunc.config).subject
     if subject.load_error is None and subject.harness is not None and len(subject.families) > 1:
-        metafunc.parametrize("rmq_family", subject.families, indirect=True, scope="session", ids=subject.families)
+        from pytest_rmq_conformance.engine import kinds
+
+        checked = marker.kwargs.get("kinds")
+        families = [name for name in subject.families if checked is None or kinds.get(name).kind in checked]
+        metafunc.parametrize("rmq_family", families, indirect=True, scope="session", ids=families)
 
 
 def pytest_collection_modifyitems(session, config, items):

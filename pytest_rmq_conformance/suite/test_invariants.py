@@ -1,4 +1,4 @@
-"""Invariants on generated groups: the properties the strategy claims (Java's, for a Java twin)."""
+"""Invariants on generated groups and traces: the properties the strategy claims (Java's, for a Java twin)."""
 
 from typing import Any
 
@@ -17,9 +17,13 @@ from pytest_rmq_conformance.kinds.allocation.properties import (
 from pytest_rmq_conformance.kinds.allocation.reports import format_generated
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario, java_ordered
 from pytest_rmq_conformance.kinds.allocation.steps import check_members, check_step
+from pytest_rmq_conformance.kinds.producer.generated import invariant_check
+from pytest_rmq_conformance.kinds.producer.properties import PROPERTIES as _SELECTION
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
 pytestmark = pytest.mark.rmq_check("invariants", kinds=("allocation",))
+#: a producer's invariants (java-random is the golden replay's and the reference check's)
+SELECTION_PROPERTIES = [name for name in _SELECTION if name != "java-random"]
 
 
 def _claimed(rmq_conformance, rmq_groups, names):
@@ -91,3 +95,16 @@ def test_membership_changes(rmq_conformance, rmq_groups, request):
     """Every claimed invariant after every join, leave and crash of a generated sequence."""
     claimed = _claimed(rmq_conformance, rmq_groups, GROUP_PROPERTIES + CHANGE_PROPERTIES)
     run_generated(request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, claimed))
+
+
+@pytest.mark.rmq_check("invariants", kinds=("producer",))
+@pytest.mark.parametrize("prop", SELECTION_PROPERTIES)
+def test_selection_invariant(prop, rmq_conformance, request):
+    """A producer's selection on generated traces or selector calls, checked against ``prop``
+    (spec §11; Java's properties at the release for a Java twin)."""
+    if rmq_conformance.load_error is not None:
+        pytest.skip(f"the strategy could not be loaded: {rmq_conformance.load_error}")
+    check = invariant_check(rmq_conformance, prop)
+    if isinstance(check, str):
+        pytest.skip(check)
+    run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit)

@@ -15,17 +15,18 @@ __all__ = ["MAX_DETAILS", "format_generated", "build_failure_lines"]
 MAX_DETAILS = 15
 
 
-def format_generated(headline: str, details: Sequence[str], summary: str, data: str) -> str:
+def format_generated(headline: str, details: Sequence[str], summary: str, data: str, noun: str = "group") -> str:
     """What broke (a detail repeated word for word in a row is shown once, with its count), the
-    example in short (``summary``), and the example as data (one line of JSON that replays it)."""
+    example in short (``summary``), and the example as data (one line of JSON that replays it);
+    ``noun`` says what an example is (a consumer ``group``, a ``trace``)."""
     lines = [headline]
     runs = [(line, len(list(repeats))) for line, repeats in groupby(details)]
     details = [f"{line} ({times} times)" if times > 1 else line for line, times in runs]
     lines.extend(f"  {line}" for line in details[:MAX_DETAILS])
     if len(details) > MAX_DETAILS:
         lines.append(f"  ... and {len(details) - MAX_DETAILS} more")
-    lines.append(f"  group: {summary}")
-    lines.append(f"  group as data: {data}")
+    lines.append(f"  {noun}: {summary}")
+    lines.append(f"  {noun} as data: {data}")
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from pytest_rmq_conformance.engine.kinds import property_names
 from pytest_rmq_conformance.kinds.allocation.family import get as family_record
 from pytest_rmq_conformance.kinds.allocation.invariants import (
     Assignment,
@@ -78,13 +79,7 @@ def java_properties(family: str, version: str) -> frozenset[str]:
 
 def parse_properties(claimed: Any, where: str) -> frozenset[str]:
     """Validate a declaration (an iterable of property names); ``where`` names it in errors."""
-    if isinstance(claimed, str) or not isinstance(claimed, Iterable):
-        raise ValueError(f"{where} must be a set of property names, not {claimed!r}")
-    names = frozenset(claimed)
-    unknown = sorted(str(name) for name in names - set(PROPERTIES))
-    if unknown:
-        raise ValueError(f"{where} names unknown propert(ies) {unknown}; known: {', '.join(PROPERTIES)}")
-    return names
+    return property_names(claimed, where, PROPERTIES)
 
 
 def eligible_queues(scenario: Scenario) -> tuple[MessageQueue, ...]:

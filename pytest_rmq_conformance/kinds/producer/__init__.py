@@ -33,6 +33,8 @@ class ProducerSelection:
 
     name = "producer"
     method = "select"
+    #: a fault strategy is an instance of this kind too
+    other_methods = ("select_one_message_queue",)
     case_schema: str | Path | None = "golden-producer-case"
     schema_dirs: tuple[Path, ...] = ()
 
@@ -44,12 +46,14 @@ class ProducerSelection:
 
     @property
     def default_properties(self) -> frozenset[str]:
-        return frozenset()
+        from pytest_rmq_conformance.kinds.producer.properties import DEFAULT_PROPERTIES
+
+        return DEFAULT_PROPERTIES
 
     def parse_properties(self, claimed: Any, where: str) -> frozenset[str]:
-        if claimed:
-            raise ValueError(f"{where}: producer strategies declare no properties yet, not {claimed!r}")
-        return frozenset()
+        from pytest_rmq_conformance.kinds.producer.properties import parse_properties
+
+        return parse_properties(claimed, where)
 
     def parse_case(self, data: Mapping[str, Any], where: str, runs: Mapping[str, Any]) -> Any:
         from pytest_rmq_conformance.kinds.producer.cases import parse_case
@@ -79,7 +83,9 @@ class ProducerSelection:
         return repr(example)
 
     def generated(self, subject: Any) -> kinds.GeneratedCheck | str:
-        return "producer selection has no generated checks yet (golden traces only)"
+        from pytest_rmq_conformance.kinds.producer.generated import reference_check
+
+        return reference_check(subject)
 
     def remote(self, harness: Any, family: str, params: Mapping[str, Any], release: str) -> Any:
         raise SpecError(f"{family}: a harness is asked a whole golden case per request, never one call at a time")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.kinds.producer.properties import java_properties
 from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash, SelectMessageQueueByRandom
 
 __all__ = ["KIND"]
@@ -34,6 +35,7 @@ kinds.register_family(
     kinds.Family(
         name="FAULT_STRATEGY",
         kind=KIND,
+        properties=lambda version: java_properties("FAULT_STRATEGY", version),
         build=lambda params, version, charset: MQFaultStrategy(version=version, **_clock(params)),
         keywords=lambda params, version, charset: _clock(params),
         params=lambda keywords: {},
@@ -44,6 +46,7 @@ kinds.register_family(
     kinds.Family(
         name="SELECTOR_HASH",
         kind=KIND,
+        properties=lambda version: java_properties("SELECTOR_HASH", version),
         build=lambda params, version, charset: SelectMessageQueueByHash(version=version),
         port=SelectMessageQueueByHash,
     )
@@ -52,6 +55,7 @@ kinds.register_family(
     kinds.Family(
         name="SELECTOR_RANDOM",
         kind=KIND,
+        properties=lambda version: java_properties("SELECTOR_RANDOM", version),
         build=lambda params, version, charset: SelectMessageQueueByRandom(version=version, seed=params.get("seed", 0)),
         keywords=lambda params, version, charset: {"seed": params.get("seed", 0)},
         params=lambda keywords: {"seed": keywords["seed"]},

@@ -19,11 +19,21 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.golden.data import Run
     from pytest_rmq_conformance.engine.loading.subject import Subject
 
-__all__ = ["replay"]
+__all__ = ["replay", "judge"]
 
 
 def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
-    """Ask ``case`` of ``subject`` and compare its answers with Java's of ``run``."""
+    """Ask ``case`` of ``subject`` and compare its answers with Java's of ``run``; a
+    ``SELECTOR_RANDOM`` case only of a strategy that claims ``java-random``."""
+    if case.strategy == "SELECTOR_RANDOM" and "java-random" not in subject.properties:
+        why = f"{subject.name} does not claim java-random ({subject.properties_origin}): judged by the spread check"
+        return CaseOutcome(case, run.id, subject.name, skipped=why)
+    return judge(subject, case, run.id)
+
+
+def judge(subject: Subject, case: Any, run: str) -> CaseOutcome:
+    """Ask ``case`` of ``subject`` and compare its answers with those ``case`` holds for ``run``
+    (Java's, or the reference port's for a generated case)."""
     harness = subject.harness
     timeout = subject.settings.timeout
     if harness is not None:
@@ -33,21 +43,21 @@ def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
         try:
             if isinstance(case, TraceCase):
                 publish, observations = trace(harness, case, subject.settings.version)
-                mismatch = compare_trace(case, run.id, publish, observations)
+                mismatch = compare_trace(case, run, publish, observations)
             else:
-                mismatch = compare_selector(case, run.id, select(harness, case, subject.settings.version))
+                mismatch = compare_selector(case, run, select(harness, case, subject.settings.version))
         except Unsupported as exc:
-            return CaseOutcome(case, run.id, subject.name, skipped=f"not implemented: {exc}")
+            return CaseOutcome(case, run, subject.name, skipped=f"not implemented: {exc}")
         except HarnessGaveUp as exc:
-            return CaseOutcome(case, run.id, subject.name, skipped=str(exc), not_run=True)
+            return CaseOutcome(case, run, subject.name, skipped=str(exc), not_run=True)
         except HarnessFault as exc:
-            return CaseOutcome(case, run.id, subject.name, error=str(exc))
+            return CaseOutcome(case, run, subject.name, error=str(exc))
     elif isinstance(case, TraceCase):
-        mismatch = replay_trace(lambda clock: subject.build(case.strategy, {**case.params, "clock": clock}, case), case, run.id, timeout)
+        mismatch = replay_trace(lambda clock: subject.build(case.strategy, {**case.params, "clock": clock}, case), case, run, timeout)
     else:
-        mismatch = replay_selector(lambda: subject.build(case.strategy, case.params, case), case, run.id, timeout)
+        mismatch = replay_selector(lambda: subject.build(case.strategy, dict(case.params), case), case, run, timeout)
     if mismatch is None:
-        return CaseOutcome(case, run.id, subject.name)
+        return CaseOutcome(case, run, subject.name)
     if isinstance(mismatch.raised, CallTimeout):
         subject.hangs.record()  # --rmq-max-hangs: a strategy that keeps hanging is given up
-    return CaseOutcome(case, run.id, subject.name, (mismatch,), impact=mismatch.divergence_class)
+    return CaseOutcome(case, run, subject.name, (mismatch,), impact=mismatch.divergence_class)

@@ -390,8 +390,9 @@ class _State:
             self.queues, self.counter = list(got.get("publishListRuns") or ()), step["sendIndex"]
         elif op == "update" and got.get("item") is not None:
             self.table[step["broker"]] = got["item"]
-        elif op in ("select", "tp_select") and got.get("raised") is None:
-            self.counter = got.get("storedIndexAfter")
+        elif op in ("select", "tp_select"):
+            if "storedIndexAfter" in got:  # the counter moved, even where the call then threw
+                self.counter = got["storedIndexAfter"]
             for position, broker, queue_id in got.get("listMutated") or ():
                 if position < len(self.queues):
                     self.queues[position] = (broker, queue_id)

@@ -1,0 +1,183 @@
+"""Hypothesis strategies for producer selection: fault-strategy traces and selector calls.
+
+:func:`traces` draws a whole :class:`~.cases.TraceCase` with no answers: a route of one to
+five brokers (masters and slaves, read-only and write-only queues, now and then an
+``orderTopicConf``), the configuration (latency fault tolerance on or off, now and then
+custom tables), a starting clock and counter (near ``Integer.MAX_VALUE`` too), and up to 40
+steps: selects and retries, updates (isolating or not, reachable or not) with latencies on
+and around the edges of the release's tables, clock moves that land on the end of a
+penalty, counter sets, latency toggles, route refreshes and detector rounds. Within a trace
+every update has its own latency, so no two fault items ever compare equal (4.7.1 breaks
+such ties with an unseeded shuffle, which no port can reproduce).
+
+:func:`selector_cases` draws the calls of one selector: an argument of every type the hash
+selector reads (strings whose ``hashCode`` is ``Integer.MIN_VALUE`` among them) or a
+``java.util.Random`` seed, and the list lengths asked in turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
+from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN
+from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
+from pytest_rmq_conformance.producer.counter import producer_release
+from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
+
+__all__ = ["traces", "fixed_traces", "selector_cases", "MIN_VALUE_STRINGS"]
+
+#: strings whose Java ``hashCode()`` is ``Integer.MIN_VALUE``
+MIN_VALUE_STRINGS = ("polygenelubricants", "GydZG_", "DESIGNING WORKHOUSES")
+_BROKERS = ("broker-a", "broker-b", "broker-c", "broker-d", "broker-e", "A", "B", "C")
+_MAX_STEPS = 40
+
+
+def _edges(version: str) -> list[int]:
+    """Latencies on and next to every edge of the release's table."""
+    major = producer_release(version)[0]
+    return sorted({value + delta for value in LATENCY_MAX[major] for delta in (-1, 0, 1) if value + delta >= 0})
+
+
+@st.composite
+def _route(draw, odd: bool) -> dict[str, Any]:
+    """A route of one to five brokers; ``odd`` ones also have brokers with no queue, no
+    master, no write permission, and an ``orderTopicConf``."""
+    names = draw(st.lists(st.sampled_from(_BROKERS), min_size=1, max_size=5, unique=True))
+    perms = st.sampled_from([6, 6, 6, 7, 2, 4]) if odd else st.just(6)
+    queue_datas = [[name, draw(st.integers(0 if odd else 1, 4)), draw(perms)] for name in names]
+    ids = st.sampled_from([[0], [0], [0, 1], [1]]) if odd else st.sampled_from([[0], [0, 1]])
+    broker_datas = [[name, draw(ids)] for name in names]
+    conf = None
+    if odd and draw(st.integers(0, 9)) == 0:
+        conf = ";".join(f"{name}:{draw(st.integers(1, 4))}" for name in names)
+    return {"queueDatas": queue_datas, "brokerDatas": broker_datas, "orderTopicConf": conf}
+
+
+def _counter() -> SearchStrategy[int | None]:
+    return st.one_of(st.none(), st.integers(0, 1000), st.integers(INT_MAX - 50, INT_MAX))
+
+
+@st.composite
+def _step(draw, version: str, brokers: list[str]) -> dict[str, Any]:
+    """One step of a trace (an update's latency is made distinct afterwards)."""
+    major = producer_release(version)[0]
+    penalties = sorted(set(NOT_AVAILABLE_DURATION[major]) | {ISOLATION_LATENCY[major], 1000, 10000, 100000})
+    op = draw(st.sampled_from(["select"] * 6 + ["tp_select", "update", "update", "update", "advance", "advance", "set_index", "set_latency", "route", "detect"]))
+    if op in ("select", "tp_select"):
+        last = draw(st.one_of(st.none(), st.sampled_from(brokers)))
+        if op == "tp_select":
+            return {"op": op, "lastBroker": last}
+        return {"op": op, "lastBroker": last, "resetIndex": draw(st.booleans()) if major >= 5 else False}
+    if op == "update":
+        latency = draw(st.one_of(st.sampled_from(_edges(version)), st.integers(0, 20000)))
+        return {"op": op, "broker": draw(st.sampled_from(brokers)), "latency": latency, "isolation": draw(st.booleans()), "reachable": draw(st.booleans())}
+    if op == "advance":
+        ms = draw(st.one_of(st.sampled_from(penalties), st.sampled_from(penalties).map(lambda p: max(p - 1, 0)), st.integers(0, 700_000)))
+        return {"op": op, "ms": ms}
+    if op == "set_index":
+        return {"op": op, "value": draw(st.integers(0, 1000) | st.integers(INT_MAX - 5, INT_MAX))}
+    if op == "set_latency":
+        return {"op": op, "enable": draw(st.booleans())}
+    if op == "route":
+        return {"op": op, "route": draw(_route(True)), "sendIndex": draw(_counter()), "sendIndexSeed": draw(st.integers(0, 99))}
+    resolve = {name: draw(st.sampled_from([f"{name}:10911", None])) for name in brokers}
+    return {"op": op, "resolve": resolve, "reachableAddrs": [addr for addr in resolve.values() if addr is not None and draw(st.booleans())]}
+
+
+def _distinct_latencies(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``steps`` with every update's latency made unique (moved up past those taken before)."""
+    taken: set[int] = set()
+    for step in steps:
+        if step["op"] == "update":
+            while step["latency"] in taken:
+                step["latency"] += 1
+            taken.add(step["latency"])
+    return steps
+
+
+@st.composite
+def traces(draw, version: str) -> TraceCase:
+    """One fault-strategy trace at ``version`` (its answers to be asked of a strategy)."""
+    route = draw(_route(True))
+    brokers = [name for name, _, _ in route["queueDatas"]] + ["broker-x"]  # one broker outside the route
+    custom = draw(st.integers(0, 7)) == 0
+    params = {
+        "sendLatencyFaultEnable": draw(st.booleans()),
+        "latencyMax": [0, 100, 500] if custom else None,
+        "notAvailableDuration": [1000, 10000, 100000] if custom else None,
+    }
+    initial = {
+        "clockMs": draw(st.sampled_from([0, 1_000_000, 1_700_000_000_000])),
+        "sendIndex": draw(_counter()),
+        "sendIndexSeed": draw(st.integers(0, 99)),
+        "worstIndex": draw(st.none() | st.integers(0, 10)),
+        "worstIndexSeed": draw(st.integers(0, 99)),
+    }
+    steps = _distinct_latencies(draw(st.lists(_step(version, brokers), min_size=8, max_size=_MAX_STEPS)))
+    return TraceCase(
+        id="generated", strategy="FAULT_STRATEGY", params=params, category="generated", flags=(), expect=(),
+        topic="TopicTest", route=route, initial=initial, steps=tuple(steps),
+    )
+
+
+def _fixed(name: str, latency_on: bool, steps: list[dict[str, Any]]) -> TraceCase:
+    """A trace over brokers A, B and C of two queues each, the counter at 10."""
+    route = {"queueDatas": [[b, 2, 6] for b in "ABC"], "brokerDatas": [[b, [0]] for b in "ABC"], "orderTopicConf": None}
+    initial = {"clockMs": 1_000_000, "sendIndex": 10, "sendIndexSeed": 1, "worstIndex": 0, "worstIndexSeed": 1}
+    params = {"sendLatencyFaultEnable": latency_on, "latencyMax": None, "notAvailableDuration": None}
+    return TraceCase(
+        id=f"fixed-{name}", strategy="FAULT_STRATEGY", params=params, category="fixed", flags=(), expect=(),
+        topic="TopicTest", route=route, initial=initial, steps=tuple(steps),
+    )
+
+
+def _select(last: str | None = None, times: int = 4) -> list[dict[str, Any]]:
+    return [{"op": "select", "lastBroker": last, "resetIndex": False}] * times
+
+
+def _update(broker: str, latency: int, isolation: bool = False, reachable: bool = True) -> dict[str, Any]:
+    return {"op": "update", "broker": broker, "latency": latency, "isolation": isolation, "reachable": reachable}
+
+
+def fixed_traces() -> list[TraceCase]:
+    """Traces every seed asks first: the situation each property of spec §11 is about, met
+    head-on (a retry after a failure, every broker but one penalised, a quick success after a
+    long penalty, ...), so that a strategy breaking one is caught whatever the draws."""
+    return [
+        _fixed("retry", False, _select("A") + [{"op": "tp_select", "lastBroker": "B"}] * 3 + [_update("A", 700)]),
+        _fixed("penalised", True, [_update("A", 600), *_select(), _update("B", 601), *_select()]),
+        _fixed("retry-penalised", True, [_update("A", 602), _update("B", 603), *_select("A"), *_select("B")]),
+        _fixed("unreachable", True, [_update("A", 604, reachable=False), _update("B", 605), _update("C", 606, reachable=False),
+                                     *_select(None, 6), *_select("B", 3)]),
+        _fixed("penalty-kept", True, [_update("A", 16000), _update("B", 10, isolation=True), _update("A", 11),
+                                      {"op": "advance", "ms": 1999}, _update("B", 12), *_select()]),
+    ]
+
+
+def _hash_args() -> SearchStrategy[dict[str, Any] | None]:
+    strings = st.one_of(st.sampled_from(MIN_VALUE_STRINGS), st.text(max_size=12), st.from_regex(r"order-[0-9]{1,6}", fullmatch=True))
+    return st.one_of(
+        strings.map(lambda text: {"type": "string", "value": text}),
+        st.sampled_from([INT_MIN, INT_MAX, 0, -1]).map(lambda n: {"type": "integer", "value": n}) | st.integers(INT_MIN, INT_MAX).map(lambda n: {"type": "integer", "value": n}),
+        st.sampled_from([LONG_MIN, LONG_MAX, 2**31]).map(lambda n: {"type": "long", "value": n}) | st.integers(LONG_MIN, LONG_MAX).map(lambda n: {"type": "long", "value": n}),
+        st.integers(INT_MIN, INT_MAX).map(lambda n: {"type": "hashCode", "value": n}),
+        st.just({"type": "null"}),
+    )
+
+
+@st.composite
+def selector_cases(draw, family: str, adversarial: bool = True) -> SelectorCase:
+    """The calls of one selector of ``family`` (``SELECTOR_HASH``'s argument, ``SELECTOR_RANDOM``'s
+    seed), each with a list of the length drawn; ``n = 0`` only when ``adversarial``."""
+    counts = draw(st.lists(st.integers(0 if adversarial else 1, 64) | st.sampled_from([1, 2, 3, 7, 16, 1024]), min_size=1, max_size=12))
+    if family == "SELECTOR_RANDOM":
+        params: dict[str, Any] = {"seed": draw(st.integers(LONG_MIN, LONG_MAX) | st.integers(0, 100))}
+        arg = None
+    else:
+        params, arg = {}, draw(_hash_args())
+    return SelectorCase(
+        id="generated", strategy=family, params=params, category="generated", flags=(), expect=(), queue_counts=tuple(counts), arg=arg,
+    )

@@ -1,0 +1,223 @@
+"""The invariants of spec §11, judged on what a strategy was seen to do.
+
+A fault strategy's properties are read off one played trace: :func:`trace_violations` walks
+the steps with the state the observations tell (clock, latency switch, publish list, stored
+counter, fault table) and names every step that breaks a claimed property. A selector's are
+read off its answers to generated calls (:func:`selector_violations`). Neither asks Java:
+they hold for a strategy with no Java twin as for the ports, release by release
+(:mod:`.properties`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_rmq_conformance.javalang import java_int, java_list_get, java_long, mask31
+from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
+from pytest_rmq_conformance.producer.counter import producer_release
+from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
+
+__all__ = ["Violation", "trace_violations", "selector_violations", "penalty"]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One step (or call) that breaks ``prop``."""
+
+    index: int
+    prop: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"step {self.index}: {self.prop}: {self.problem}"
+
+
+def penalty(params: Mapping[str, Any], version: str, latency: int) -> int | None:
+    """How long a broker is unavailable after a send of ``latency`` ms, by the tables ``params``
+    set (the release's defaults where ``null``); ``None`` where Java's lookup throws."""
+    major = producer_release(version)[0]
+    limits = params.get("latencyMax") or LATENCY_MAX[major]
+    durations = params.get("notAvailableDuration") or NOT_AVAILABLE_DURATION[major]
+    for i in range(len(limits) - 1, -1, -1):
+        if latency >= limits[i]:
+            try:
+                return java_list_get(list(durations), i)
+            except IndexError:
+                return None
+    return 0
+
+
+def _write_queue_nums(route: Mapping[str, Any]) -> dict[str, int]:
+    return {name: count for name, count, _ in route["queueDatas"]}
+
+
+def _shown(queue: Any) -> str:
+    return "null" if queue is None else f"{queue[0]}/{queue[1]}"
+
+
+class _Walk:
+    """The state before each step, as the observations tell it."""
+
+    def __init__(self, case: TraceCase, publish: Sequence[Sequence[Any]]):
+        self.clock = case.initial["clockMs"]
+        self.latency = bool(case.params["sendLatencyFaultEnable"])
+        self.queues: list[tuple[str, int]] = [(q[0], q[1]) for q in publish]
+        self.counter: int | None = case.initial["sendIndex"]
+        self.table: dict[str, Mapping[str, Any]] = {}
+        self.write_queue_nums = _write_queue_nums(case.route)
+
+    def available(self, broker: str) -> bool:
+        item = self.table.get(broker)
+        return item is None or java_long(self.clock - item["startTimestamp"]) >= 0
+
+    def reachable(self, broker: str) -> bool:
+        item = self.table.get(broker)
+        return item is None or bool(item.get("reachable", True))
+
+    def take(self, step: Mapping[str, Any], got: Mapping[str, Any]) -> None:
+        op = step["op"]
+        if op == "advance":
+            self.clock = java_long(self.clock + step["ms"])
+        elif op == "set_index":
+            self.counter = step["value"]
+        elif op == "set_latency":
+            self.latency = bool(step["enable"])
+        elif op == "route":
+            self.queues = [(q[0], q[1]) for q in got.get("publishListRuns") or ()]
+            self.counter = step["sendIndex"]
+            self.write_queue_nums = _write_queue_nums(step["route"])
+        elif op == "update" and isinstance(got.get("item"), Mapping):
+            self.table[step["broker"]] = got["item"]
+        elif op in ("select", "tp_select"):
+            if "storedIndexAfter" in got:  # the counter moved, even where the call then threw
+                self.counter = got["storedIndexAfter"]
+            for position, broker, queue_id in got.get("listMutated") or ():
+                if 0 <= position < len(self.queues):
+                    self.queues[position] = (broker, queue_id)
+        if isinstance(got.get("tableAfter"), Mapping):
+            self.table = dict(got["tableAfter"])
+
+
+def _select(walk: _Walk, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:
+    """(property, problem) for a select or tp_select the state ``walk`` was in before."""
+    found: list[tuple[str, str]] = []
+    before = list(walk.queues)
+    if not before or got.get("raised") is not None:
+        return found
+    queue, last = got.get("queue"), step.get("lastBroker")
+    brokers = {broker for broker, _ in before}
+    latency_on = walk.latency and step["op"] == "select"
+    if queue is None:
+        return [("listed-queue", f"returned no queue from a list of {len(before)}")] if "listed-queue" in claimed else []
+    broker = queue[0]
+    after = list(before)
+    for position, name, queue_id in got.get("listMutated") or ():
+        if 0 <= position < len(after):
+            after[position] = (name, queue_id)
+    listed = tuple(queue) in set(before) | set(after)
+    if "listed-queue" in claimed and not listed and not 0 <= queue[1] < walk.write_queue_nums.get(broker, 0):
+        found.append(("listed-queue", f"returned {_shown(queue)}: no entry of the publish list {before}, "
+                      f"nor a queue id below the writeQueueNums of {broker} in the route ({walk.write_queue_nums.get(broker)})"))
+    if not latency_on and last is not None and "avoids-last-broker" in claimed and len(brokers) >= 2 and broker == last:
+        found.append(("avoids-last-broker", f"returned {_shown(queue)} of the last broker {last} while the list has {sorted(brokers - {last})}"))
+    if not latency_on and last is None:
+        stored = got.get("storedIndexAfter")
+        if "round-robin" in claimed:
+            if type(stored) is not int:
+                found.append(("round-robin", f"left the counter at {stored!r}, not an int"))
+            else:
+                want = mask31(stored) % len(before)
+                if got.get("listIndex") != want:
+                    found.append(("round-robin", f"returned list position {got.get('listIndex')!r} ({_shown(queue)}) with the counter at {stored}: "
+                                  f"position {want} ({_shown(before[want])}) is counter mod {len(before)}"))
+                if walk.counter is not None and mask31(stored) != mask31(java_int(walk.counter + 1)):
+                    found.append(("round-robin", f"moved the counter from {walk.counter} to {stored}: one select is one step"))
+    if latency_on:
+        available = {b for b in brokers if walk.available(b)}
+        if last is None and "avoids-penalised" in claimed and available and broker not in available:
+            found.append(("avoids-penalised", f"returned {_shown(queue)} of {broker}, penalised until "
+                          f"{walk.table[broker]['startTimestamp']} (now {walk.clock}), while {sorted(available)} are available"))
+        others = available - {last}
+        if last is not None and "avoids-penalised-on-retry" in claimed and others and broker not in available:
+            found.append(("avoids-penalised-on-retry", f"retry after {last} returned {_shown(queue)} of {broker}, penalised until "
+                          f"{walk.table[broker]['startTimestamp']} (now {walk.clock}), while {sorted(others)} are available"))
+        reachable = {b for b in brokers - {last} if walk.reachable(b)}
+        if "reachability" in claimed and not others and reachable and broker not in reachable:
+            found.append(("reachability", f"returned {_shown(queue)} of {broker} while no broker besides {last} is available "
+                          f"and {sorted(reachable)} are reachable"))
+    return found
+
+
+def _update(walk: _Walk, case: TraceCase, version: str, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:
+    """(property, problem) for an update the state ``walk`` was in before."""
+    if got.get("raised") is not None:
+        return []
+    broker, item, old = step["broker"], got.get("item"), walk.table.get(step["broker"])
+    if not walk.latency:
+        if "inert-when-disabled" in claimed and item != old:
+            return [("inert-when-disabled", f"with latency off, update({broker}, {step['latency']}) changed its fault item from {old} to {item}")]
+        return []
+    prop = "isolation" if step["isolation"] else "penalty-boundaries"
+    checks = {prop, "monotonic-penalty"} & claimed
+    if not checks:
+        return []
+    major = producer_release(version)[0]
+    priced = ISOLATION_LATENCY[major] if step["isolation"] else step["latency"]
+    duration = penalty(case.params, version, priced)
+    if not isinstance(item, Mapping):
+        return [(sorted(checks)[0], f"update({broker}, {step['latency']}) left no fault item for it")]
+    found = []
+    start = item.get("startTimestamp")
+    previous = 0 if old is None else old["startTimestamp"]
+    if "monotonic-penalty" in checks and type(start) is int and start < previous:
+        found.append(("monotonic-penalty", f"update({broker}, {step['latency']}) moved startTimestamp back from {previous} to {start}"))
+    if prop in checks and duration is not None:
+        until = java_long(walk.clock + duration)
+        want = until if major < 5 else (until if duration > 0 and until > previous else previous)
+        if item.get("latency") != step["latency"]:
+            found.append((prop, f"update({broker}, {step['latency']}) stored latency {item.get('latency')!r}, the measured {step['latency']}"))
+        if start != want:
+            rule = "now + d" if major < 5 else "now + d when later than its current end"
+            priced_as = f"priced at {priced} ms (isolation)" if step["isolation"] else f"{priced} ms"
+            found.append((prop, f"update({broker}, {step['latency']}) at {walk.clock} set startTimestamp {start!r}; "
+                          f"{priced_as} costs d = {duration} ms, so {rule} = {want}"))
+    return found
+
+
+def trace_violations(case: TraceCase, version: str, publish: Sequence[Sequence[Any]], observations: Sequence[Any], claimed: frozenset[str]) -> list[Violation]:
+    """Every step of a played trace that breaks one of the ``claimed`` properties at ``version``."""
+    walk = _Walk(case, publish)
+    found: list[Violation] = []
+    for index, (step, observed) in enumerate(zip(case.steps, observations)):
+        got = observed if isinstance(observed, Mapping) else {}
+        if step["op"] in ("select", "tp_select"):
+            problems = _select(walk, step, got, claimed)
+        elif step["op"] == "update":
+            problems = _update(walk, case, version, step, got, claimed)
+        else:
+            problems = []
+        found.extend(Violation(index, prop, problem) for prop, problem in problems)
+        walk.take(step, got)
+    return found
+
+
+def selector_violations(case: SelectorCase, answers: Sequence[Any], claimed: frozenset[str]) -> list[Violation]:
+    """Every call of a selector case whose answer (a position, ``None`` or an exception) breaks
+    ``total`` or ``same-key-same-queue``."""
+    found: list[Violation] = []
+    first: dict[int, Any] = {}
+    for index, (count, got) in enumerate(zip(case.queue_counts, answers)):
+        raised = isinstance(got, BaseException)
+        if "total" in claimed:
+            if count == 0 and not raised:
+                found.append(Violation(index, "total", f"n=0: returned {got!r} for the empty list instead of raising"))
+            elif count > 0 and (raised or got is None):
+                shown = f"raised {type(got).__name__}: {got}" if raised else "returned a queue that is not an element of the list"
+                found.append(Violation(index, "total", f"n={count}: {shown}"))
+        if "same-key-same-queue" in claimed and count > 0 and not raised:
+            if count in first and first[count] != got:
+                found.append(Violation(index, "same-key-same-queue", f"n={count}: position {got}, but {first[count]} for the same argument before"))
+            first.setdefault(count, got)
+    return found

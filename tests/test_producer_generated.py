@@ -1,0 +1,118 @@
+"""The generated checks of producer selection: the reference ports pass every property Java has
+at their release, and every mutant (tests/producer_mutants.py) is rejected by the check built
+for it."""
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from producer_mutants import MUTANTS
+
+from pytest_rmq_conformance.engine.kinds import reference_strategy
+from pytest_rmq_conformance.kinds.producer.draws import selector_cases, traces
+from pytest_rmq_conformance.kinds.producer.generated import chi_square_bound, chi_square_tail, with_reference_answers
+from pytest_rmq_conformance.kinds.producer.invariants import penalty, trace_violations
+from pytest_rmq_conformance.kinds.producer.properties import java_properties
+from pytest_rmq_conformance.kinds.producer.trace import observe_trace, replay_selector, replay_trace
+from pytest_rmq_conformance.releases import RELEASES
+
+Q = ["-p", "no:cacheprovider", "-rf", "--rmq-seed=1", "--rmq-shrink-time=2"]
+
+
+def literal(text):
+    return re.sub(r"([\[\]])", r"[\1]", text)
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("release", RELEASES)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_ports_hold_every_property_java_has_at_their_release(release, data):
+    case = data.draw(traces(release))
+    publish, observations = observe_trace(lambda clock: reference_strategy("FAULT_STRATEGY", {"clock": clock}, release), case)
+    seen = list(observations)
+    assert trace_violations(case, release, publish, seen, java_properties("FAULT_STRATEGY", release)) == []
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("family", ["FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM"])
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_a_case_carrying_the_ports_answers_replays_clean_against_the_port(family, data):
+    """The answers made from the port's observations are read back as Java's would be."""
+    drawn = data.draw(traces("4.7.1") if family == "FAULT_STRATEGY" else selector_cases(family))
+    case = with_reference_answers(drawn, "4.7.1")
+    if family == "FAULT_STRATEGY":
+        found = replay_trace(lambda clock: reference_strategy(family, {"clock": clock}, "4.7.1"), case, "generated")
+    else:
+        found = replay_selector(lambda: reference_strategy(family, dict(case.params), "4.7.1"), case, "generated")
+    assert found is None, str(found)
+
+
+def test_penalties_follow_the_release_tables():
+    assert penalty({}, "4.9.8", 549) == 0 and penalty({}, "4.9.8", 550) == 30000
+    assert penalty({}, "5.3.3", 1799) == 2000 and penalty({}, "5.3.3", 1800) == 5000
+    assert penalty({"latencyMax": [0, 100, 500], "notAvailableDuration": [1000, 10000]}, "5.3.3", 600) is None  # Java's list index throws
+
+
+@pytest.mark.parametrize("freedom, quantile", [(1, 3.841), (2, 5.991), (3, 7.815), (15, 24.996)])
+def test_the_chi_square_tail_matches_the_tables(freedom, quantile):
+    assert chi_square_tail(quantile, freedom) == pytest.approx(0.05, abs=1e-4)
+    assert chi_square_bound(freedom + 1, 0.05) == pytest.approx(quantile, abs=1e-3)
+
+
+def test_the_spread_bound_is_one_in_a_million():
+    assert chi_square_bound(2) == pytest.approx(4.8916**2, rel=1e-4)  # one degree: the normal quantile of 1 - 5e-7, squared
+
+
+@pytest.mark.cross_product
+@pytest.mark.parametrize("family, release", [("SELECTOR_HASH", "4.7.1"), ("FAULT_STRATEGY", "5.3.3"), ("FAULT_STRATEGY", "4.7.1"),
+                                             ("FAULT_STRATEGY", "4.9.8"), ("SELECTOR_RANDOM", "5.3.3")])
+def test_the_reference_ports_pass_their_generated_checks(pytester, family, release):
+    """Each property Java has at the release (test_the_ports_hold_... draws more traces, in this process)."""
+    result = pytester.runpytest(*Q, f"--rmq-strategy={family}", f"--rmq-reference-version={release}", "--rmq-checks=invariants,reference",
+                                "--rmq-examples=15")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == len(java_properties(family, release) - {"java-random"})
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_each_generated_check_rejects_the_mutant_built_for_it(pytester, name):
+    test, release = MUTANTS[name]
+    result = pytester.runpytest(*Q, f"--rmq-strategy=producer_mutants:{name}", f"--rmq-reference-version={release}",
+                                "--rmq-checks=invariants,reference", "-k", test.replace("[", " and ").replace("]", ""))
+    assert result.ret == 1, result.stdout.str()
+    result.stdout.fnmatch_lines([f"FAILED *::{literal(test)}*"])
+    result.stdout.fnmatch_lines([f"*replay: pytest *{literal(test)}* --rmq-strategy=producer_mutants:{name} *--rmq-seed=1*"])
+
+
+def test_a_trace_failure_names_the_step_the_property_and_the_trace_as_data(pytester):
+    result = pytester.runpytest(*Q, "--rmq-strategy=producer_mutants:IgnoresPenalties", "--rmq-checks=invariants", "-k", "avoids-penalised]")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        "*MY_FAULT_STRATEGY breaks avoids-penalised (latency on, first attempt: an available broker whenever the list has one)",
+        "*step *: avoids-penalised: returned * penalised until * (now *), while * are available",
+        "*trace: route *, latency on, *",
+        "*trace as data: {\"strategy\": \"FAULT_STRATEGY\", \"params\": *",
+        "*shrinking: *",
+    ])
+
+
+def test_a_java_twin_diverging_on_a_generated_trace_shows_the_state_table(pytester):
+    result = pytester.runpytest(*Q, "--rmq-strategy=producer_mutants:OddCounter", "--rmq-checks=reference")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        "*FAULT_STRATEGY differs from the reference port of RocketMQ 5.3.3 on a generated trace, at step *: *",
+        "*step*clock*counter*list*fault table*op*Java*strategy",
+        "*(Java: the reference port, which answers every golden vector as Java did)",
+    ])
+
+
+def test_a_random_selector_not_claiming_javas_draws_is_judged_by_its_spread(pytester):
+    fair = pytester.runpytest(*Q, "--rmq-strategy=producer_mutants:FairButNotJava", "--rmq-checks=golden,invariants,reference", "-rs")
+    assert fair.ret == 0, fair.stdout.str()
+    fair.stdout.fnmatch_lines(["*does not claim java-random (declared in FairButNotJava.rmq_properties): judged by the spread check*"])
+    java = pytester.runpytest(*Q, "--rmq-strategy=producer_mutants:PythonRandom", "--rmq-checks=golden")
+    assert java.ret == 1  # named SELECTOR_RANDOM and claiming nothing: held to Java's draws
