@@ -8,8 +8,9 @@ strategy as the Java client's synchronous ``DefaultMQProducerImpl.sendDefaultImp
 - up to ``1 + retries`` attempts; each selects with the previous attempt's broker as
   ``last_broker_name`` (5.x: ``reset_index`` from the second attempt on);
 - an attempt's latency is what the clock moved while it ran: the clock advances by the
-  broker's latency (by what is left of ``timeout`` when the reply would come later, which
-  fails as a ``RemotingTimeoutException``);
+  broker's latency; a reply (or failure) that would come later than what is left of
+  ``timeout`` fails as a ``RemotingTimeoutException`` once the deadline has passed (1 ms
+  after it), so the send then stops with :data:`TIMEOUT`, as Java's usually does;
 - after every attempt ``update_fault_item(broker, latency, isolation, reachable)``, with the
   isolation and reachability Java passes for that outcome and release;
 - before an attempt, a send whose ``timeout`` has run out stops (``TIMEOUT``, no update).
@@ -370,8 +371,8 @@ class SimulatedRoute:
         broker = self._brokers.get(queue.broker_name)
         if broker is None:  # Java: MQClientException "The broker[...] not exist", before any request
             return _NOT_EXIST, not fifth, True
-        if broker.latency > left:  # the reply (or the failure) would come after the send's timeout
-            self.clock.advance(left)
+        if broker.latency > left:  # the wait for the reply ends once the deadline has passed
+            self.clock.advance(left + 1)
             return _TIMEOUT, True, not (fifth and start_detector_enable)
         self.clock.advance(broker.latency)
         if broker.state == _DOWN:
