@@ -112,11 +112,13 @@ def test_a_harness_cannot_be_driven_and_says_so(pytester):
     pytester.makepyfile(
         "def test_send(rmq_fault_strategy):\n"
         "    assert type(rmq_fault_strategy.reference()).__name__ == 'MQFaultStrategy'\n"
+        "    assert repr(rmq_fault_strategy) == '<rmq_fault_strategy: --rmq-strategy=FAULT_STRATEGY>'\n"
         "    rmq_fault_strategy()\n"
     )
     result = pytester.runpytest(*Q, "--rmq-strategy=FAULT_STRATEGY", "--rmq-isolate", "test_a_harness_cannot_be_driven_and_says_so.py")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*a harness (an exec: strategy, or --rmq-isolate) answers whole golden traces*"])
+    assert "Traceback" not in result.stdout.str()
 
 
 def test_an_unused_plugin_imports_no_producer_model(pytester):

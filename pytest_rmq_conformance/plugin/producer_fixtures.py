@@ -104,7 +104,10 @@ class FaultStrategies:
         return _configured(strategy, send_latency_fault_enable, latency_max, not_available_duration, seed)
 
     def __repr__(self) -> str:
-        return f"<rmq_fault_strategy: {self.under_test}>"
+        try:
+            return f"<rmq_fault_strategy: {self.under_test}>"
+        except pytest.fail.Exception:  # a strategy these fixtures cannot drive: said when it is built
+            return f"<rmq_fault_strategy: --rmq-strategy={self._conformance.settings.spec}>"
 
 
 def _configured(
