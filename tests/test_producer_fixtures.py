@@ -24,8 +24,7 @@ from pytest_rmq_conformance.producer.sending import BROKER_ERROR, FAILED, NO_QUE
 all_kinds()
 
 ROOT = Path(__file__).resolve().parent.parent
-#: the README text, until it is merged into README.md
-READMES = [ROOT / "README.md", ROOT / "README-producer-fixtures.md"]
+README = ROOT / "README.md"
 ADAPTER = ROOT / "examples" / "producer-adapter"
 Q = ["-p", "no:cacheprovider", "-p", "no:randomly"]
 RELEASES = ["4.7.1", "4.9.8", "5.3.3"]
@@ -33,11 +32,9 @@ RELEASES = ["4.7.1", "4.9.8", "5.3.3"]
 
 def readme_example() -> str:
     marker = r"A test file of your own, `test_my_producer.py`:\n\n```python\n(.*?)```"
-    for readme in READMES:
-        found = re.search(marker, readme.read_text(encoding="utf-8"), re.DOTALL) if readme.exists() else None
-        if found is not None:
-            return found.group(1)
-    raise AssertionError("the README lost its example test file")
+    found = re.search(marker, README.read_text(encoding="utf-8"), re.DOTALL)
+    assert found is not None, "the README lost its example test file"
+    return found.group(1)
 
 
 def docstring_example(fixture) -> str:
