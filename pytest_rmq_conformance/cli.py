@@ -320,7 +320,7 @@ def _parser() -> argparse.ArgumentParser:
     matrix.add_argument("specs", nargs="*", metavar="SPEC", help="implementations (default: the six reference ports)")
     matrix.add_argument("--release", action="append", help="a RocketMQ release (repeatable; default: every golden release)")
     matrix.add_argument("--checks", default="golden,generated", help="golden, generated or both (default both)")
-    matrix.add_argument("--examples", type=int, default=20, help="generated groups per family and release (default 20)")
+    matrix.add_argument("--examples", type=int, default=20, help="generated examples (groups, traces, selector calls) per family and release (default 20)")
     matrix.add_argument("--seed", type=int, default=0, help="the seed of the generated groups (default 0)")
     matrix.add_argument("--timeout", type=float, default=5.0, help="seconds one allocate() call may take (default 5)")
     matrix.add_argument("--isolate", action="store_true", help="run Python strategies through the built-in harness")

@@ -221,8 +221,8 @@ class UnfairRandom(FairButNotJava):
 
 
 class OddCounter(MQFaultStrategy):
-    """A Java twin that steps its counter twice after a stored value of 3 mod 7: the golden
-    traces rarely meet it, generated ones do."""
+    """A Java twin whose counter steps twice after a stored value of 3 mod 7 (the reference check
+    must find it on drawn traces, as the golden ones do)."""
 
     def publish_info(self, topic, route):
         info = super().publish_info(topic, route)

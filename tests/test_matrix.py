@@ -74,7 +74,9 @@ def matrix():
 def test_the_matrix_is_valid_and_has_a_row_per_implementation(matrix):
     validate(matrix)
     assert [row["spec"] for row in matrix["implementations"]] == ["AVG", f"{PYTHON_HARNESS} AVG", "miniatures:AvgRemainderToLast", "miniatures:AvgNoArgumentCheck"]
-    assert all(len(row["cells"]) == len(names()) == 9 for row in matrix["implementations"])  # six consumer, three producer families
+    # six consumer families; the producer's columns are left out, since no row is a producer's
+    assert all(len(row["cells"]) == len(names()) - 3 == 6 for row in matrix["implementations"])
+    assert matrix["families"] == [family for family in names() if not family.startswith(("FAULT", "SELECTOR"))]
 
 
 def test_a_reference_port_passes_its_family_and_is_absent_from_the_others(matrix, golden):
@@ -382,8 +384,8 @@ def test_each_rerun_line_is_one_unwrapped_selectable_line(page, written):
 
 
 def test_the_release_shown_is_the_rocketmq_release_of_the_golden_runs(page, written, golden):
-    releases = page.headers[2 + 9:]  # implementation, verdict, nine families, then one column each
-    assert releases == ["RocketMQ 5.3.3"] * 9
+    releases = page.headers[2 + 6:]  # implementation, verdict, six families, then one column each
+    assert releases == ["RocketMQ 5.3.3"] * 6
     assert "RocketMQ 5.3.3" in page.who[0] and pytest_rmq_conformance.__version__ not in page.who[0]
     doc = json.loads((written / "matrix.json").read_text())
     assert doc["implementations"][0]["version"] == "RocketMQ 5.3.3"
@@ -391,6 +393,14 @@ def test_the_release_shown_is_the_rocketmq_release_of_the_golden_runs(page, writ
     assert doc["goldenRuns"] == runs
     text = (written / "matrix.html").read_text(encoding="utf-8")
     assert f"RocketMQ 5.3.3 at commit {runs[0]['commit'][:10]}" in text
+
+
+def test_a_kind_gets_columns_only_when_some_implementation_is_of_it():
+    producer = build_matrix(["SELECTOR_HASH"], ["5.3.3"], checks=["golden"])
+    assert producer["families"] == ["FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM"]
+    assert [cell["status"] for cell in producer["implementations"][0]["cells"]] == ["absent", "pass", "absent"]
+    both = build_matrix(["SELECTOR_HASH", "CONFIG"], ["5.3.3"], checks=["golden"])
+    assert both["families"] == names()
 
 
 def test_a_reference_port_at_several_releases_names_each(tmp_path):

@@ -1,5 +1,5 @@
 """The compatibility matrix, computed: every implementation at every release through the
-golden replay and the differential on generated groups, one cell per family × release.
+golden replay and the differential on generated examples, one cell per family × release.
 
 :func:`build_matrix` returns the document ``matrix.json`` holds
 (``schemas/matrix.schema.json``); nothing here imports pytest.
@@ -158,7 +158,7 @@ def _generated(subject: Subject, name: str) -> dict[str, Any]:
     return {
         "status": "differs",
         "check": "generated",
-        "case": "a generated group",
+        "case": "a generated example",
         "class": check.classify() or FAULT,
         "summary": _one_line(result.report.splitlines()[0]),
         "repro": replay_command(subject.settings, suite_node("test_reference", name)),
@@ -200,7 +200,7 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
                 try:
                     cells[family].generated = _generated(view, name)
                 except HarnessFault as fault:  # the harness died where the check could not report it
-                    cells[family].generated = {"status": "differs", "check": "generated", "case": "a generated group",
+                    cells[family].generated = {"status": "differs", "check": "generated", "case": "a generated example",
                                                "class": FAULT, "summary": _one_line(str(fault)), "repro": ""}
         return identity, [cell.as_json() for cell in cells.values()]
     finally:
@@ -258,6 +258,9 @@ def build_matrix(
         row["verdict"] = _verdict(cells)
         row["cells"] = cells
         rows.append(row)
+    families = _asked_families(rows)
+    for row in rows:
+        row["cells"] = [cell for cell in row["cells"] if cell["family"] in families]
     return {
         "matrixVersion": 1,
         "tool": {"name": "pytest-rmq-conformance", "version": metadata.version("pytest-rmq-conformance")},
@@ -267,9 +270,17 @@ def build_matrix(
         "examples": examples,
         "releases": list(releases),
         "goldenRuns": golden_runs(releases),
-        "families": kinds.names(),
+        "families": families,
         "implementations": rows,
     }
+
+
+def _asked_families(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The families of the kinds some implementation was checked on: a producer client needs no
+    consumer columns, and the reverse (every family when nothing was checked)."""
+    served = {cell["family"] for row in rows for cell in row["cells"] if cell["status"] not in ("absent", "not-implemented")}
+    asked = {kinds.get(family).kind for family in served}
+    return [family for family in kinds.names() if kinds.get(family).kind in asked] or kinds.names()
 
 
 def load_problems(specs: Sequence[str], release: str, *, timeout: float | None, search_path: Sequence[str] = ()) -> list[str]:

@@ -28,11 +28,12 @@ class Kind:
 
 
 KINDS = {  # a cell's impact, or its status when it has none; every cell starts with its kind's mark
-    "pass": Kind("✓", "pass", "#2e7d32", "every golden case and every generated group answered as Java does"),
+    "pass": Kind("✓", "pass", "#2e7d32", "every golden case and every generated example (group, trace or selector calls) answered as Java does"),
     WRONG_QUEUES: Kind(
         "✗", LABELS[WRONG_QUEUES], "#c62828",
-        "where Java answers a healthy call with queues (a member of cidAll asking for its share), the "
-        "implementation gives others or an error: queues consumed twice or not at all",
+        "where Java answers a healthy call with queues (a member of cidAll asking for its share, a send "
+        "picking its queue), the implementation gives others or an error: queues consumed twice or not at all, "
+        "sends to another broker",
     ),
     FAULT: Kind("⊘", "no answer", "#6a1b9a", "the implementation crashed, hung or wrote garbage instead of answering"),
     COUNTER_DRIFT: Kind(
@@ -84,7 +85,7 @@ def _cell_text(cell: dict[str, Any]) -> str:
         return f"{not_run} of {golden['cases']} cases not run"
     if status == "differs":
         impact = KINDS[cell["impact"]].label
-        text = f"{golden['differ']} of {golden['cases']} cases differ: {impact}" if golden["differ"] else f"generated groups differ: {impact}"
+        text = f"{golden['differ']} of {golden['cases']} cases differ: {impact}" if golden["differ"] else f"generated examples differ: {impact}"
         return f"{text}; {KINDS['not-run'].mark} {not_run} not run" if not_run else text
     return "" if status == "absent" else KINDS[status].label
 
@@ -129,7 +130,7 @@ def _compared_with(doc: dict[str, Any]) -> str:
         parts.append(f"the golden vectors of the Java client of {releases}")
     if "generated" in doc["checks"]:
         count = f"{doc['examples']} " if doc["examples"] else ""
-        parts.append(f"the reference port of the same release on {count}generated groups per family (seed {doc['seed']})")
+        parts.append(f"the reference port of the same release on {count}generated examples per family (seed {doc['seed']})")
     return "Compared with " + ", and with ".join(parts) + "."
 
 
