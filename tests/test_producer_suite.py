@@ -128,3 +128,12 @@ def test_a_harness_outcome_of_the_wrong_shape_fails_its_case_naming_the_schema(p
     result = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} garbled.py", f"--rmq-case={case}")
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*answered trace with what schemas/protocol-trace-response.schema.json refuses*"])
+
+
+@pytest.mark.parametrize("made, family", [("MQFaultStrategy()", "FAULT_STRATEGY"), ("SelectMessageQueueByRandom(seed=1)", "SELECTOR_RANDOM")])
+def test_an_instance_of_a_stateful_family_is_refused_naming_the_way_out(pytester, made, family):
+    pytester.makepyfile(inst=f"from pytest_rmq_conformance.producer import *\none = {made}\n")
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, "--rmq-strategy=inst:one")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: --rmq-strategy=inst:one: an instance of {family} keeps its state * pass its class, or a factory *"])

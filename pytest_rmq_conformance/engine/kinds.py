@@ -172,7 +172,9 @@ class Family:
     - ``probe``: params to build with while probing a strategy's name, before any case;
     - ``properties(version)``: the properties Java's strategy has at that release;
     - ``name_prefix``: strategy names starting with it belong to the family too;
-    - ``port``: the class of the reference port (its name is a spec too).
+    - ``port``: the class of the reference port (its name is a spec too);
+    - ``stateful``: its strategies keep state between calls that a case starts afresh (an
+      instance spec, one object for every case, is refused).
     """
 
     name: str
@@ -186,6 +188,7 @@ class Family:
     probe: Params = field(default_factory=dict)
     name_prefix: str | None = None
     port: type | None = None
+    stateful: bool = False
 
     def matches(self, strategy_name: str) -> bool:
         """Whether a strategy called ``strategy_name`` belongs to this family."""

@@ -139,6 +139,13 @@ class Subject:
         assert source is not None and self._name is not None
         if source.probed is not None:
             self.kind.check_strategy(self.settings.spec, self._name, source.probed)
+        family = self.family_record
+        if source.instance is not None and family is not None and family.stateful:
+            raise SpecError(
+                f"--rmq-strategy={self.settings.spec}: an instance of {family.name} keeps its state (counters, fault "
+                "table, random draws) from one case to the next; pass its class, or a factory the suite can call "
+                "for every case"
+            )
 
     @property
     def harness(self) -> Harness | None:

@@ -40,6 +40,7 @@ kinds.register_family(
         keywords=lambda params, version, charset: _clock(params),
         params=lambda keywords: {},
         port=MQFaultStrategy,
+        stateful=True,
     )
 )
 kinds.register_family(
@@ -62,5 +63,6 @@ kinds.register_family(
         keyword_names=("seed",),
         probe={"seed": 0},
         port=SelectMessageQueueByRandom,
+        stateful=True,
     )
 )
