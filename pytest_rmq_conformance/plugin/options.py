@@ -30,8 +30,9 @@ def add_options(parser) -> None:
     group.addoption(
         "--rmq-strategy",
         metavar="SPEC",
-        help="strategy under test: a built-in name (AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, MACHINE_ROOM, "
-        "MACHINE_ROOM_NEARBY, CONFIG), a name from a plugin or the rmq_conformance.strategies entry points, "
+        help="strategy under test: a built-in name (consumer allocation: AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, "
+        "MACHINE_ROOM, MACHINE_ROOM_NEARBY, CONFIG; producer selection: FAULT_STRATEGY, SELECTOR_HASH, "
+        "SELECTOR_RANDOM), a name from a plugin or the rmq_conformance.strategies entry points, "
         "module:attribute (a class, factory or instance), or exec:COMMAND (a harness process speaking the "
         "JSON-lines protocol, for strategies in any language). Without test paths, runs the shipped suite. "
         "Also: env RMQ_STRATEGY, ini rmq_strategy.",
