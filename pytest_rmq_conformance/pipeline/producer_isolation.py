@@ -22,7 +22,8 @@ DOCUMENTED = ((550, 3000), (1000, 60000))
 DOCUMENTATION_SOURCE = (
     'RocketMQ design documentation, "Producer Load Balancing" (docs/en/Design_LoadBlancing.md, '
     "docs/cn/design.md §4.1): \"if the latency of the last request exceeds 550 Lms, it will evade "
-    '3000 Lms; if it exceeds 1000L, it will evade 60000 L"'
+    '3000 Lms; if it exceeds 1000L, it will evade 60000 L". Later revisions of both pages say 30000 for 550 ms, '
+    "which is what 4.x does"
 )
 
 

@@ -152,7 +152,7 @@ def recovery_figure(summary: dict[str, Any]):
     for ax, pattern in zip(axes, patterns):
         _recovery_axes(ax, summary, pattern, releases)
         ax.set_ylim(0, max(10.0, top) * 4)  # room for the labels above the tallest mark
-    axes[0].set_ylabel("time from recovery until traffic returns (s)\nbar: median; mark: slowest; log scale above 1 s")
+    axes[0].set_ylabel("until traffic returns (s; log scale above 1 s)\nbar and number: median; mark: slowest")
     fig.suptitle("After the broker recovers, how long until it gets sends again? (lower is better)")
     _legend_below(fig, axes)
     return fig
@@ -189,13 +189,13 @@ def isolation_figure(summary: dict[str, Any]):
         failed = entry["failed_send"]
         ax.scatter([failed["priced_at_ms"]], [failed["isolation_ms"] / 1000], marker="X", s=90, color=colour,
                    edgecolor="black", zorder=4, label=f"{names}: a failed send (priced at {failed['priced_at_ms']:,} ms)")
-        ax.annotate(f"failed send: {_seconds(failed['isolation_ms'] / 1000)}", (failed["priced_at_ms"], failed["isolation_ms"] / 1000),
+        ax.annotate(f"failed send: {failed['isolation_ms'] / 1000:g} s", (failed["priced_at_ms"], failed["isolation_ms"] / 1000),
                     textcoords="offset points", xytext=(0, 9), ha="center", fontsize=8, color=colour)
     documented = summary["isolation"]["documentation"]["steps"]
     ax.scatter([d["latency_ms"] for d in documented], [d["isolation_ms"] / 1000 for d in documented], marker="o", s=70,
                facecolor="white", edgecolor="black", linewidth=1.5, zorder=5, label="RocketMQ documentation")
     for d in documented:
-        ax.annotate(f"docs: {d['latency_ms']:,} ms → {_seconds(d['isolation_ms'] / 1000)}", (d["latency_ms"], d["isolation_ms"] / 1000),
+        ax.annotate(f"docs: {d['latency_ms']:,} ms → {d['isolation_ms'] / 1000:g} s", (d["latency_ms"], d["isolation_ms"] / 1000),
                     textcoords="offset points", xytext=(-10, 10), ha="right", fontsize=8)
     ax.set_xscale("log")
     ax.set_yscale("symlog", linthresh=1, linscale=0.5)

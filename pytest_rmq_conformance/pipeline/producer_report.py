@@ -44,6 +44,13 @@ PATTERN_MEANING = {
     "and the producer takes a new publish info without it; it comes back at the first route poll "
     "(every 30 s) after recovery",
 }
+#: why a broker that fails gets fewer first attempts than round robin's share, with latency fault tolerance off
+WHY_BELOW_ROUND_ROBIN = {
+    "failing": "each retry also advances the round-robin counter, past its queues",
+    "flapping": "while it fails, each retry also advances the round-robin counter, past its queues",
+    "route-refresh": "each retry also advances the round-robin counter, past its queues, and from the refresh on "
+    "it is not in the route at all",
+}
 GROUP_HEADERS = (
     "Release", "sendLatencyFaultEnable", "Scenarios", "Sends during the fault",
     "First attempt to the degraded broker", "Round robin's share", "Failed messages", "Attempts per message",
@@ -113,11 +120,8 @@ def _fault_sentences(summary: dict[str, Any], pattern: str) -> str:
     parts = [f"{title[0].upper()}{title[1:]}. First attempts to the degraded broker during the fault: {_both(summary, pattern, _share)}."]
     below = [g for (_, on), g in groups.items() if not on and g["degraded_share"] is not None and g["uniform_share"]
              and g["degraded_share"] < 0.9 * g["uniform_share"]]
-    if below and pattern != "slow":
-        parts.append(
-            f"Even off, it takes less than round robin's {_pct(below[0]['uniform_share'])}: each retry also advances "
-            "the round-robin counter, past its queues."
-        )
+    if below and pattern in WHY_BELOW_ROUND_ROBIN:
+        parts.append(f"Even off, it takes less than round robin's {_pct(below[0]['uniform_share'])}: {WHY_BELOW_ROUND_ROBIN[pattern]}.")
     if pattern == "slow":
         parts.append(f"Latency per message: {_both(summary, pattern, _latency)}.")
     else:
@@ -170,20 +174,24 @@ def _headline(summary: dict[str, Any]) -> list[str]:
     ]
     worst_on: dict[str, tuple[float, str]] = {}
     worst_off = 0.0
-    for pattern, release, off, on in _pairs(summary, faults):
+    in_route = [p for p in faults if p != "route-refresh"]  # where only isolation keeps the broker out
+    for pattern, release, off, on in _pairs(summary, in_route):
         back = _median_back(on)
         if back is not None and back >= worst_on.get(release, (-1.0, ""))[0]:
             worst_on[release] = (back, pattern)
         worst_off = max(worst_off, _median_back(off) or 0.0)
     if worst_on:
         worst = ", ".join(f"{_secs(b)} s at {r} ({PATTERN_TITLES[p]})" for r, (b, p) in worst_on.items())
-        lost = sum(on["lost_from_list"] for _, _, _, on in _pairs(summary, faults))
+        lost: dict[str, int] = {}
+        for _, release, _, on in _pairs(summary, in_route):
+            lost[release] = lost.get(release, 0) + on["lost_from_list"]
+        lost_text = ", ".join(f"{count} at {release}" for release, count in lost.items() if count)
         lines.append(
             "The price comes after recovery: an isolated broker stays out until its isolation ends, however soon it "
-            f"recovered. With it on, the median wait until a recovered broker got sends again reached {worst}; with it "
+            f"recovered. While the broker stays in the route, with it on, the median wait until a recovered broker got sends again reached {worst}; with it "
             f"off, at most {_secs(worst_off)} s."
-            + (f" In {lost} scenario runs with it on, the broker never got sends again: it had no queue left in the "
-               "publish list." if lost else "")
+            + (f" In some scenarios with it on ({lost_text}), the broker never got sends again: no queue of it was left "
+               "in the publish list." if lost_text else "")
         )
     changed = _what_changed(summary, faults)
     if changed:
@@ -226,8 +234,8 @@ def answer(summary: dict[str, Any]) -> list[str]:
         gaps = [abs(g["degraded_share"] - g["uniform_share"]) for g in groups if g["degraded_share"] is not None]
         if gaps:
             paragraphs.append(
-                f"Control (no fault): the 'degraded' broker got within {100 * max(gaps):.1f} percentage points of its "
-                "round-robin share (1 / brokers) in every configuration."
+                f"Control (no fault): the 'degraded' broker's share of first attempts was within {100 * max(gaps):.2f} "
+                "percentage points of round robin's (1 / brokers) in every configuration."
             )
     return paragraphs
 
