@@ -214,11 +214,11 @@ def run_sweep(
         labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
         parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
         say(f"rmq-conformance sweep: {space.count} scenarios x {len(labels)} strategies on {master}, {parts} partitions")
-        ids = spark.range(0, space.count, numPartitions=parts)
+        ids = session.range(0, space.count, numPartitions=parts)
         results = ids.mapInArrow(evaluate_batches(entries, space, version, timeout), spark_ddl())
-        with Progress(spark, parts, progress, say):
+        with Progress(session, parts, progress, say):
             results.write.mode("overwrite").parquet(str(staging / "results"))
-        stored = spark.read.parquet(str(staging / "results"))
+        stored = session.read.parquet(str(staging / "results"))
         summary = summarize(
             stored,
             specs=labels,
