@@ -13,8 +13,8 @@ isolation=True)`` on a RemotingException. With the default ``startDetectorEnable
     >>> scenario = Scenario(0, "failing", brokers=3, queues=2, degraded=1, onset=5_000, duration=30_000)
     >>> off = simulate(reference_factory("4.9.8"), scenario, latency_fault=False)
     >>> on = simulate(reference_factory("4.9.8"), scenario, latency_fault=True)
-    >>> off.sends, round(off.degraded_share, 2), on.first_to_degraded
-    (300, 0.33, 0)
+    >>> off.sends, off.degraded_share, on.first_to_degraded  # off: 1 / ((3 - 1) * 2); on: its first failure
+    (300, 0.25, 1)
 """
 
 from __future__ import annotations
