@@ -4,6 +4,7 @@
     rmq-conformance golden check [DIR]          validate a golden directory
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
+    rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
     rmq-conformance matrix [SPEC ...]           a compatibility matrix: implementations x family x release
 """
 
@@ -158,25 +159,47 @@ def _number(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def _sweep_error(message: str) -> int:
+    print(f"rmq-conformance sweep: error: {message}", file=sys.stderr)
+    return 2
+
+
+#: options of one mode only, as ``(attribute, flag)``
+ALLOCATION_ONLY = (("strategy", "--strategy"), ("no_references", "--no-references"), ("consumers", "--consumers"),
+                   ("events", "--events"), ("reference_version", "--reference-version"), ("timeout", "--timeout"))
+PRODUCER_ONLY = (("brokers", "--brokers"), ("patterns", "--patterns"))
+
+
 def _sweep(args: argparse.Namespace) -> int:
+    foreign = ALLOCATION_ONLY if args.producer else PRODUCER_ONLY
+    given = [flag for attribute, flag in foreign if getattr(args, attribute) not in (None, False)]
+    if given:
+        mode = "the producer sweep (--producer)" if args.producer else "the allocation sweep (without --producer)"
+        return _sweep_error(f"{', '.join(given)} does not apply to {mode}")
+    if args.scenarios is not None and args.scenarios < 0:
+        return _sweep_error(f"--scenarios must be 0 or more, not {args.scenarios}")
+    if args.partitions is not None and args.partitions < 1:
+        return _sweep_error(f"--partitions must be 1 or more, not {args.partitions}")
+    return _producer_sweep(args) if args.producer else _allocation_sweep(args)
+
+
+def _allocation_sweep(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
     from pytest_rmq_conformance.releases import parse_release
 
-    def error(message: str) -> int:
-        print(f"rmq-conformance sweep: error: {message}", file=sys.stderr)
-        return 2
-
+    error = _sweep_error
+    version = args.reference_version or "5.3.3"
     if args.no_references and not args.strategy:
         return error("--no-references leaves nothing to sweep: name a strategy with --strategy SPEC")
     try:
         space = SweepSpace(
-            queues=parse_range(args.queues, "--queues", 1, 100000),
-            consumers=parse_range(args.consumers, "--consumers", 1, 10000),
-            events=tuple(e.strip() for e in args.events.split(",") if e.strip()),
+            queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
+            consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
+            events=tuple(e.strip() for e in (args.events or "leave,join,crash").split(",") if e.strip()),
             seed=args.seed,
-            count=args.scenarios,
+            count=1000 if args.scenarios is None else args.scenarios,
         )
-        parse_release(args.reference_version)
+        parse_release(version)
     except ValueError as exc:
         return error(str(exc))
     try:
@@ -184,21 +207,72 @@ def _sweep(args: argparse.Namespace) -> int:
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
     _importable_here()
-    timeout = args.timeout or None
-    problems = _load_problems(args.strategy or (), args.reference_version, timeout)
+    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    problems = _load_problems(args.strategy or (), version, timeout)
     if problems:
         return error("; ".join(problems))
     summary = run_sweep(
         _sweep_specs(args),
         space,
         args.out,
-        version=args.reference_version,
+        version=version,
         master=args.master,
         partitions=args.partitions,
         timeout=timeout,
         progress=not args.quiet,
     )
     print("\n".join(_sweep_table(summary)))
+    print(f"report: {args.out / 'report.html'}")
+    return 0
+
+
+PRODUCER_COLUMNS = ("fault pattern", "release", "latency fault", "first attempt to degraded", "failed", "attempts/message",
+                    "back after recovery: median", "never back")
+
+
+def _producer_table(summary: dict) -> list[str]:
+    """Per fault pattern, release and setting: the share to the degraded broker, failures,
+    attempts, and the time until it got sends again."""
+    lines = [PRODUCER_COLUMNS]
+    for g in summary["groups"]:
+        back = g["returned_after_ms"]["p50"]
+        lines.append((
+            g["pattern"], g["release"], "on" if g["latency_fault"] else "off",
+            "–" if g["degraded_share"] is None else f"{100 * g['degraded_share']:.1f} %",
+            "–" if g["failed_share"] is None else f"{100 * g['failed_share']:.1f} %",
+            _number(g["attempts_per_message"]),
+            "–" if back is None else f"{back / 1000:.1f} s",
+            str(g["never_returned"]),
+        ))  # fmt: skip
+    widths = [max(map(len, column)) for column in zip(*lines)]
+    table = ["  ".join([*(c.ljust(w) for c, w in zip(line[:3], widths)), *map(str.rjust, line[3:], widths[3:])]) for line in lines]
+    table.append(
+        "over the sends due while the fault lasted: first attempts that went to the degraded broker, messages failed "
+        "after 3 attempts; then the time from recovery until the degraded broker got sends again"
+    )
+    return table
+
+
+def _producer_sweep(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace, parse_patterns
+    from pytest_rmq_conformance.pipeline.space import parse_range
+
+    try:
+        space = ProducerSpace(
+            brokers=parse_range(args.brokers or "2:4", "--brokers", 2, 1000),
+            queues=parse_range(args.queues or "1:8", "--queues", 1, 1024),
+            patterns=parse_patterns(args.patterns) if args.patterns is not None else ProducerSpace.patterns,
+            seed=args.seed,
+            count=500 if args.scenarios is None else args.scenarios,
+        )
+    except ValueError as exc:
+        return _sweep_error(str(exc))
+    try:
+        from pytest_rmq_conformance.pipeline.producer_job import run_producer_sweep
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+    summary = run_producer_sweep(space, args.out, master=args.master, partitions=args.partitions, progress=not args.quiet)
+    print("\n".join(_producer_table(summary)))
     print(f"report: {args.out / 'report.html'}")
     return 0
 
@@ -276,14 +350,22 @@ def _parser() -> argparse.ArgumentParser:
 
     sweep = commands.add_parser(
         "sweep",
-        help="check invariants and measure churn over many generated scenarios, on Spark",
+        help="check invariants and measure churn over many generated scenarios, on Spark (--producer: producer fault tolerance)",
         description="Draw SCENARIOS groups from the queue and consumer ranges (layouts of brokers and "
         "topics included), apply one membership change to each, and evaluate the six reference strategies and each --strategy on "
         "Spark: each client's share before and after, the invariants it claims, the difference "
         "from the Java reference port, the queues moved against the fewest a balanced group needs, "
-        "and the imbalance. Writes DIR/results (Parquet, one row per scenario and strategy), "
+        "and the imbalance. With --producer, instead play a producer's sends against a route with one "
+        "degraded broker (slow, failing, flapping, or failing and dropped from the route; and a healthy "
+        "control) under the fault strategy of RocketMQ 4.7.1, 4.9.8 and 5.3.3 with sendLatencyFaultEnable "
+        "off and on: the share of sends that go to the degraded broker, retries, failures, and the time until "
+        "it gets traffic after recovery. Writes DIR/results (Parquet), "
         "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra: "
         "pip install 'pytest-rmq-conformance[sweep]' (PySpark, Java 17).",
+    )
+    sweep.add_argument(
+        "--producer", action="store_true",
+        help="sweep producer queue selection under broker faults instead of consumer allocation",
     )
     sweep.add_argument(
         "--strategy", action="append", metavar="SPEC",
@@ -294,15 +376,23 @@ def _parser() -> argparse.ArgumentParser:
         "--no-references", action="store_true",
         help="sweep only the --strategy specs, not the six reference strategies",
     )
-    sweep.add_argument("--queues", default="1:1024", metavar="MIN:MAX", help="queues per group (default 1:1024)")
-    sweep.add_argument("--consumers", default="1:100", metavar="MIN:MAX", help="clients per group (default 1:100)")
-    sweep.add_argument("--events", default="leave,join,crash", help="membership changes drawn (default leave,join,crash)")
-    sweep.add_argument("--scenarios", type=int, default=1000, help="how many scenarios (default 1000)")
+    sweep.add_argument(
+        "--queues", metavar="MIN:MAX",
+        help="queues per group (default 1:1024); with --producer, queues per broker (default 1:8)",
+    )
+    sweep.add_argument("--consumers", metavar="MIN:MAX", help="clients per group (default 1:100)")
+    sweep.add_argument("--events", help="membership changes drawn (default leave,join,crash)")
+    sweep.add_argument("--brokers", metavar="MIN:MAX", help="--producer: brokers in the route (default 2:4)")
+    sweep.add_argument(
+        "--patterns", metavar="LIST",
+        help="--producer: fault patterns, taking turns (default healthy,slow,failing,flapping,route-refresh)",
+    )
+    sweep.add_argument("--scenarios", type=int, help="how many scenarios (default 1000; with --producer 500)")
     sweep.add_argument("--seed", type=int, default=0, help="the seed the scenarios are drawn from (default 0)")
-    sweep.add_argument("--reference-version", default="5.3.3", help="RocketMQ release of the reference ports (default 5.3.3)")
+    sweep.add_argument("--reference-version", help="RocketMQ release of the reference ports (default 5.3.3)")
     sweep.add_argument("--master", default="local[*]", help="Spark master (default local[*]; e.g. spark://host:7077)")
     sweep.add_argument("--partitions", type=int, help="Spark partitions of the scenarios (default 4 per core)")
-    sweep.add_argument("--timeout", type=float, default=2.0, help="seconds one allocate() call may take (default 2)")
+    sweep.add_argument("--timeout", type=float, help="seconds one allocate() call may take (default 2)")
     sweep.add_argument("--out", type=Path, default=Path("sweep-out"), metavar="DIR", help="output directory (default sweep-out)")
     sweep.add_argument("--quiet", action="store_true", help="no progress lines")
     sweep.set_defaults(handler=_sweep)

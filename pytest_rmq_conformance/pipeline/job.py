@@ -26,7 +26,19 @@ from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator, s
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
 from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
 
-__all__ = ["run_sweep", "evaluate_batches", "spark_session", "with_retries", "arrow_schema", "EXAMPLES"]
+__all__ = [
+    "run_sweep",
+    "evaluate_batches",
+    "spark_session",
+    "with_retries",
+    "arrow_schema",
+    "spark_ddl",
+    "staged",
+    "Progress",
+    "write_json",
+    "publish",
+    "EXAMPLES",
+]
 
 #: the comparisons the report leads with: (title, queues, consumers, which client leaves or None to join)
 EXAMPLES = [
@@ -36,7 +48,8 @@ EXAMPLES = [
 _LOG4J = Path(__file__).with_name("log4j2.properties")
 
 
-def arrow_schema():
+def arrow_schema(fields: Sequence[tuple[str, str]] = RESULT_FIELDS):
+    """The Arrow schema of result rows with ``fields`` (``(name, kind)`` pairs)."""
     import pyarrow as pa
 
     types = {
@@ -47,10 +60,11 @@ def arrow_schema():
         "float64": pa.float64(),
         "list<string>": pa.list_(pa.string()),
     }
-    return pa.schema([(name, types[kind]) for name, kind in RESULT_FIELDS])
+    return pa.schema([(name, types[kind]) for name, kind in fields])
 
 
-def spark_ddl() -> str:
+def spark_ddl(fields: Sequence[tuple[str, str]] = RESULT_FIELDS) -> str:
+    """The same columns as Spark's DDL string."""
     types = {
         "int64": "bigint",
         "int32": "int",
@@ -59,7 +73,7 @@ def spark_ddl() -> str:
         "float64": "double",
         "list<string>": "array<string>",
     }
-    return ", ".join(f"{name} {types[kind]}" for name, kind in RESULT_FIELDS)
+    return ", ".join(f"{name} {types[kind]}" for name, kind in fields)
 
 
 def evaluate_batches(entries: Sequence[tuple[str, str | None]], space: SweepSpace, version: str, timeout: float | None):
@@ -139,7 +153,7 @@ def spark_session(master: str, quiet: bool = True, log: Path | None = None):
     return session
 
 
-class _Progress:
+class Progress:
     """Prints how many of the evaluation's tasks are done, once a second, on stderr."""
 
     def __init__(self, spark, total: int, enabled: bool, say: Callable[[str], None]):
@@ -172,7 +186,7 @@ class _Progress:
                 last = done
 
 
-def _write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -195,25 +209,16 @@ def run_sweep(
     plots. Returns the summary."""
     started = time.perf_counter()
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
-    staging.mkdir()
-    if spark is None:
-        from pyspark.sql import SparkSession
-
-        spark = SparkSession.getActiveSession()  # reuse a session the caller runs (a notebook, a test)
-    own_session = spark is None
-    spark = spark or spark_session(master, log=staging / "spark.log")
-    try:
+    with staged(out, master, spark, say) as (staging, session):
         entries = sweep_entries(specs, version, timeout)
         labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
-        parts = partitions or max(2, spark.sparkContext.defaultParallelism * 4)
+        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
         say(f"rmq-conformance sweep: {space.count} scenarios x {len(labels)} strategies on {master}, {parts} partitions")
-        ids = spark.range(0, space.count, numPartitions=parts)
+        ids = session.range(0, space.count, numPartitions=parts)
         results = ids.mapInArrow(evaluate_batches(entries, space, version, timeout), spark_ddl())
-        with _Progress(spark, parts, progress, say):
+        with Progress(session, parts, progress, say):
             results.write.mode("overwrite").parquet(str(staging / "results"))
-        stored = spark.read.parquet(str(staging / "results"))
+        stored = session.read.parquet(str(staging / "results"))
         summary = summarize(
             stored,
             specs=labels,
@@ -225,14 +230,33 @@ def run_sweep(
         )
         summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
         validate_summary(summary)
-        _write_json(staging / "summary.json", summary)
+        write_json(staging / "summary.json", summary)
         if report:
             from pytest_rmq_conformance.pipeline.report import write_report
 
             write_report(summary, staging)
-        _publish(staging, out)
-        say(f"rmq-conformance sweep: wrote {out} in {summary['elapsed_seconds']:.1f} s")
-        return summary
+        publish(staging, out)
+    say(f"rmq-conformance sweep: wrote {out} in {summary['elapsed_seconds']:.1f} s")
+    return summary
+
+
+@contextmanager
+def staged(out: Path, master: str, spark, say: Callable[[str], None]):
+    """``(staging, spark)``: a fresh staging folder beside ``out`` (removed on the way out, so
+    the caller :func:`publish`-es what it wants to keep) and a Spark session: ``spark``, else the
+    active one (a notebook's, a test's), else a new one on ``master`` logging to
+    ``staging/spark.log`` and stopped on the way out. On failure, the end of that log is said."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
+    staging.mkdir()
+    if spark is None:
+        from pyspark.sql import SparkSession
+
+        spark = SparkSession.getActiveSession()  # reuse a session the caller runs (a notebook, a test)
+    own_session = spark is None
+    spark = spark or spark_session(master, log=staging / "spark.log")
+    try:
+        yield staging, spark
     except BaseException:
         log = staging / "spark.log"
         if log.exists():
@@ -270,7 +294,7 @@ def _examples(entries: Sequence[tuple[str, str | None]], version: str, timeout: 
     return examples
 
 
-def _publish(staging: Path, out: Path) -> None:
+def publish(staging: Path, out: Path) -> None:
     """Move the finished outputs into ``out``, replacing any earlier sweep's."""
     out.mkdir(parents=True, exist_ok=True)
     for old in ("results", "summary.json", "report.md", "report.html"):

@@ -14,7 +14,7 @@ from typing import Any
 from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.summary import bins_of
 
-__all__ = ["draw", "churn_figure", "imbalance_figure", "label", "span", "CHURN_PLOT", "IMBALANCE_PLOT", "IMBALANCE_LABEL"]
+__all__ = ["draw", "churn_figure", "imbalance_figure", "label", "span", "figure_class", "png_bytes", "CHURN_PLOT", "IMBALANCE_PLOT", "IMBALANCE_LABEL"]
 
 CHURN_PLOT = "churn_by_group_size.png"
 IMBALANCE_PLOT = "imbalance_heatmap.png"
@@ -45,7 +45,7 @@ def span(pair: Sequence[int]) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
-def _figure_class():
+def figure_class():
     """matplotlib's ``Figure``, on the non-interactive Agg backend."""
     try:
         import matplotlib
@@ -117,7 +117,7 @@ def _churn_axes(ax, summary: dict[str, Any], event: str, bins: list[Bin]) -> Non
 def churn_figure(summary: dict[str, Any]):
     """Queues moved beyond the lower bound, as a share of the queues, against group size: a panel
     per event, per strategy the median line and the interquartile band over the bin's scenarios."""
-    Figure = _figure_class()
+    Figure = figure_class()
     from matplotlib.ticker import PercentFormatter
 
     events, bins = _events(summary), _size_bins(summary)
@@ -202,7 +202,7 @@ def _heatmap_axes(ax, entry: dict[str, Any], bins: tuple[list[Bin], list[Bin]], 
 def imbalance_figure(summary: dict[str, Any]):
     """A heat map per strategy of mean imbalance over queue-count × consumer-count bins, on one
     colour-blind-safe scale whose bar says which end is best; each cell shows its n."""
-    Figure = _figure_class()
+    Figure = figure_class()
     from matplotlib import colormaps
     from matplotlib.colors import SymLogNorm
 
@@ -232,7 +232,7 @@ def imbalance_figure(summary: dict[str, Any]):
 # ------------------------------------------------------------------------ drawing
 
 
-def _png(fig) -> bytes:
+def png_bytes(fig) -> bytes:
     """The figure as a PNG of at most 256 colours: a third of the bytes, and the same picture."""
     from PIL import Image
 
@@ -245,4 +245,4 @@ def _png(fig) -> bytes:
 def draw(summary: dict[str, Any]) -> dict[str, bytes]:
     """Both plots as PNG bytes, by file name. Raises :class:`ImportError` (naming the ``sweep``
     extra) when matplotlib is missing."""
-    return {CHURN_PLOT: _png(churn_figure(summary)), IMBALANCE_PLOT: _png(imbalance_figure(summary))}
+    return {CHURN_PLOT: png_bytes(churn_figure(summary)), IMBALANCE_PLOT: png_bytes(imbalance_figure(summary))}

@@ -17,7 +17,22 @@ from typing import Any, NamedTuple
 
 from pytest_rmq_conformance.pipeline.plots import CHURN_PLOT, IMBALANCE_PLOT, draw, label, span
 
-__all__ = ["write_report", "render_markdown", "render_html", "CHURN_PLOT", "IMBALANCE_PLOT"]
+__all__ = [
+    "write_report",
+    "render_markdown",
+    "render_html",
+    "markdown_of",
+    "html_of",
+    "write_atomic",
+    "Heading",
+    "Para",
+    "Table",
+    "Code",
+    "Image",
+    "Block",
+    "CHURN_PLOT",
+    "IMBALANCE_PLOT",
+]
 
 EXAMPLES_SHOWN = 3
 MISSING = "–"
@@ -249,9 +264,14 @@ def _md_block(block: Block) -> str:
     return f"![{_md_text(block.alt)}]({block.src})"
 
 
+def markdown_of(blocks: Sequence[Block]) -> str:
+    """``blocks`` as Markdown."""
+    return "\n\n".join(_md_block(block) for block in blocks) + "\n"
+
+
 def render_markdown(summary: dict[str, Any]) -> str:
     """The report as Markdown."""
-    return "\n\n".join(_md_block(block) for block in _blocks(summary)) + "\n"
+    return markdown_of(_blocks(summary))
 
 
 # -------------------------------------------------------------------- HTML
@@ -292,20 +312,25 @@ def _html_block(block: Block) -> str:
     return f'<img src="{html.escape(block.src)}" alt="{html.escape(block.alt)}">'
 
 
-def render_html(summary: dict[str, Any]) -> str:
-    """The report as one self-contained HTML page (the plots are relative links)."""
-    body = "\n".join(_html_block(block) for block in _blocks(summary))
+def html_of(blocks: Sequence[Block], title: str) -> str:
+    """``blocks`` as one self-contained HTML page titled ``title`` (images are relative links)."""
+    body = "\n".join(_html_block(block) for block in blocks)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>Allocation strategy sweep</title>\n<style>{_CSS}</style>\n</head>\n"
+        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
+
+
+def render_html(summary: dict[str, Any]) -> str:
+    """The report as one self-contained HTML page (the plots are relative links)."""
+    return html_of(_blocks(summary), "Allocation strategy sweep")
 
 
 # ------------------------------------------------------------------ writing
 
 
-def _write_atomic(path: Path, data: bytes) -> Path:
+def write_atomic(path: Path, data: bytes) -> Path:
     """Writes ``path`` through a temporary file beside it, so it is never left half written."""
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
@@ -330,4 +355,4 @@ def write_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
     }
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    return [_write_atomic(out_dir / name, data) for name, data in files.items()]
+    return [write_atomic(out_dir / name, data) for name, data in files.items()]

@@ -1,0 +1,123 @@
+"""The producer sweep on Spark: scenario ids as a DataFrame, each played under every
+configuration (release × ``sendLatencyFaultEnable``) in ``mapInArrow``, one row per scenario and
+configuration as Parquet, the aggregates as ``summary.json``, the report and its plots.
+
+The session, the staging folder and the atomic publication are the allocation sweep's
+(:mod:`~pytest_rmq_conformance.pipeline.job`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pytest_rmq_conformance.pipeline.job import Progress, arrow_schema, publish, spark_ddl, staged, write_json
+from pytest_rmq_conformance.pipeline.producer_sim import reference_factory, simulate
+from pytest_rmq_conformance.pipeline.producer_space import CONFIGURATIONS, ProducerSpace
+from pytest_rmq_conformance.pipeline.producer_summary import summarize, validate_summary
+
+__all__ = ["run_producer_sweep", "scenario_rows", "PRODUCER_FIELDS"]
+
+#: the columns of one result row: a scenario under one configuration
+PRODUCER_FIELDS = (
+    ("scenario", "int64"),
+    ("release", "string"),
+    ("latency_fault", "bool"),
+    ("pattern", "string"),
+    ("brokers", "int32"),
+    ("queues", "int32"),
+    ("degraded", "string"),
+    ("onset_ms", "int64"),
+    ("recovery_ms", "int64"),
+    ("sends", "int32"),
+    ("first_to_degraded", "int32"),
+    ("failed", "int32"),
+    ("attempts", "int32"),
+    ("latency_ms", "int64"),
+    ("returned_after_ms", "int64"),
+    ("total_sends", "int32"),
+    ("lost_from_list", "bool"),
+    ("error", "string"),
+    ("seconds", "float64"),
+)
+
+
+def scenario_rows(space: ProducerSpace, index: int) -> list[dict[str, Any]]:
+    """Scenario ``index`` played under every configuration: one row each."""
+    scenario = space.scenario(index)
+    rows = []
+    for release, latency_fault in CONFIGURATIONS:
+        started = time.perf_counter()
+        measured = simulate(reference_factory(release), scenario, latency_fault)
+        rows.append(
+            {
+                "scenario": index,
+                "release": release,
+                "latency_fault": latency_fault,
+                "pattern": scenario.pattern,
+                "brokers": scenario.brokers,
+                "queues": scenario.queues,
+                "degraded": scenario.degraded_name,
+                "onset_ms": scenario.onset,
+                "recovery_ms": scenario.recovery,
+                **measured.as_row(),
+                "seconds": time.perf_counter() - started,
+            }
+        )
+    return rows
+
+
+def play_batches(space: ProducerSpace):
+    """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        schema = arrow_schema(PRODUCER_FIELDS)
+        for batch in batches:
+            rows = [row for index in batch.column(0).to_pylist() for row in scenario_rows(space, index)]
+            yield pa.RecordBatch.from_pylist(rows, schema=schema)
+
+    return run
+
+
+def run_producer_sweep(
+    space: ProducerSpace,
+    out: Path,
+    *,
+    master: str = "local[*]",
+    partitions: int | None = None,
+    report: bool = True,
+    progress: bool = True,
+    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    spark=None,
+) -> dict[str, Any]:
+    """Play ``space`` under every configuration on Spark and write ``out/results/`` (Parquet),
+    ``out/summary.json`` and, with ``report``, ``out/report.md``, ``out/report.html`` and the
+    plots. Returns the summary."""
+    started = time.perf_counter()
+    out = Path(out)
+    with staged(out, master, spark, say) as (staging, session):
+        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        say(
+            f"rmq-conformance sweep --producer: {space.count} scenarios x {len(CONFIGURATIONS)} configurations "
+            f"on {master}, {parts} partitions"
+        )
+        ids = session.range(0, space.count, numPartitions=parts)
+        results = ids.mapInArrow(play_batches(space), spark_ddl(PRODUCER_FIELDS))
+        with Progress(session, parts, progress, say):
+            results.write.mode("overwrite").parquet(str(staging / "results"))
+        summary = summarize(session.read.parquet(str(staging / "results")), space=space, master=master, partitions=parts)
+        summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
+        validate_summary(summary)
+        write_json(staging / "summary.json", summary)
+        if report:
+            from pytest_rmq_conformance.pipeline.producer_report import write_producer_report
+
+            write_producer_report(summary, staging)
+        publish(staging, out)
+    say(f"rmq-conformance sweep --producer: wrote {out} in {summary['elapsed_seconds']:.1f} s")
+    return summary

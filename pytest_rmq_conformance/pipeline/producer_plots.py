@@ -1,0 +1,219 @@
+"""The producer sweep report's plots, drawn from ``summary.json`` data (never from result rows).
+
+:func:`draw` renders three PNGs: the share of sends whose first attempt went to the degraded
+broker, the time until traffic returned to it after recovery, and each release's isolation table
+beside the documented figures. matplotlib (the ``sweep`` extra) is imported only here, on Agg.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from pytest_rmq_conformance.pipeline.plots import figure_class, png_bytes
+
+__all__ = ["draw", "share_figure", "recovery_figure", "isolation_figure", "SHARE_PLOT", "RECOVERY_PLOT", "ISOLATION_PLOT",
+           "PATTERN_TITLES", "groups_of"]
+
+SHARE_PLOT = "producer_degraded_share.png"
+RECOVERY_PLOT = "producer_recovery.png"
+ISOLATION_PLOT = "producer_isolation.png"
+PATTERN_TITLES = {
+    "healthy": "healthy (control)",
+    "slow": "one broker slow",
+    "failing": "one broker failing",
+    "flapping": "one broker flapping",
+    "route-refresh": "failing, dropped from the route",
+}
+#: sendLatencyFaultEnable off / on: colour-blind-safe pair (Okabe-Ito), on also hatched
+SETTING_STYLE = {
+    False: {"color": "#E69F00", "label": "sendLatencyFaultEnable off"},
+    True: {"color": "#0072B2", "label": "sendLatencyFaultEnable on", "hatch": "//"},
+}
+RELEASE_COLOURS = ("#D55E00", "#009E73", "#0072B2", "#CC79A7")
+PANEL_WIDTH = 3.3
+BAR = 0.38
+
+
+def groups_of(summary: dict[str, Any], pattern: str) -> dict[tuple[str, bool], dict[str, Any]]:
+    """The pattern's groups by ``(release, latency_fault)``."""
+    return {(g["release"], g["latency_fault"]): g for g in summary["groups"] if g["pattern"] == pattern}
+
+
+def _patterns(summary: dict[str, Any], exclude: Sequence[str] = ()) -> list[str]:
+    present = {g["pattern"] for g in summary["groups"]}
+    return [p for p in summary["space"]["patterns"] if p in present and p not in exclude]
+
+
+def _releases(summary: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(c["release"] for c in summary["configurations"]))
+
+
+def _empty(text: str):
+    fig = figure_class()(figsize=(5, 3), layout="constrained")
+    ax = fig.subplots()
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    ax.set_axis_off()
+    return fig
+
+
+def _panels(count: int, height: float = 4.4, sharey: bool = False):
+    fig = figure_class()(figsize=(max(6.0, PANEL_WIDTH * count + 0.8), height), layout="constrained")
+    return fig, fig.subplots(1, count, squeeze=False, sharey=sharey)[0]
+
+
+def _legend_below(fig, axes) -> None:
+    handles: dict[str, Any] = {}
+    for ax in axes:
+        for handle, text in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(text, handle)
+    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(3, len(handles)))
+
+
+# ----------------------------------------------------------- share to the degraded broker
+
+
+def _share_axes(ax, summary: dict[str, Any], pattern: str, releases: list[str]) -> None:
+    groups = groups_of(summary, pattern)
+    for offset, on in ((-BAR / 2, False), (BAR / 2, True)):
+        style = SETTING_STYLE[on]
+        picked = [groups.get((r, on)) for r in releases]
+        xs = [i + offset for i in range(len(releases))]
+        values = [100 * g["degraded_share"] if g and g["degraded_share"] is not None else math.nan for g in picked]
+        bars = ax.bar(xs, values, BAR, edgecolor="black", linewidth=0.6, **style)
+        ax.bar_label(bars, ["" if math.isnan(v) else f"{v:.1f}" for v in values], fontsize=7, padding=2)
+        uniform = [(x, 100 * g["uniform_share"]) for x, g in zip(xs, picked) if g and g["uniform_share"] is not None]
+        ax.hlines([u for _, u in uniform], [x - BAR / 2 for x, _ in uniform], [x + BAR / 2 for x, _ in uniform],
+                  color="black", linestyle="--", linewidth=1.2, label="round robin's share (1 / brokers)")
+    ax.set_xticks(range(len(releases)), releases)
+    ax.set_xlabel("RocketMQ release")
+    ax.set_title(PATTERN_TITLES.get(pattern, pattern), fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def share_figure(summary: dict[str, Any]):
+    """Per fault pattern, the share (%) of sends during the fault whose first attempt went to the
+    degraded broker, per release, with sendLatencyFaultEnable off and on."""
+    patterns, releases = _patterns(summary), _releases(summary)
+    if not patterns:
+        return _empty("no producer results")
+    fig, axes = _panels(len(patterns), sharey=True)
+    for ax, pattern in zip(axes, patterns):
+        _share_axes(ax, summary, pattern, releases)
+    axes[0].set_ylim(0, None)
+    axes[0].margins(y=0.12)
+    axes[0].set_ylabel("sends whose first attempt went to\nthe degraded broker (% of sends during the fault)")
+    fig.suptitle("Does sendLatencyFaultEnable keep sends away from the degraded broker? (lower is better)")
+    _legend_below(fig, axes)
+    return fig
+
+
+# ------------------------------------------------------------- time until traffic returns
+
+
+def _recovery_axes(ax, summary: dict[str, Any], pattern: str, releases: list[str]) -> None:
+    groups = groups_of(summary, pattern)
+    for offset, on in ((-BAR / 2, False), (BAR / 2, True)):
+        style = SETTING_STYLE[on]
+        xs = [i + offset for i in range(len(releases))]
+        picked = [groups.get((r, on)) for r in releases]
+        medians = [math.nan if not g or g["returned_after_ms"]["p50"] is None else g["returned_after_ms"]["p50"] / 1000
+                   for g in picked]
+        highs = [math.nan if not g or g["returned_after_ms"]["max"] is None else g["returned_after_ms"]["max"] / 1000
+                 for g in picked]
+        ax.bar(xs, medians, BAR, edgecolor="black", linewidth=0.6, **style)
+        ax.scatter(xs, highs, marker="_", s=140, linewidths=2, color="black", zorder=3, label="slowest scenario (max)")
+        for x, g, median, high in zip(xs, picked, medians, highs):
+            never = g["never_returned"] if g else 0
+            text = "" if math.isnan(median) else _seconds(median)
+            text += f"\nnever: {never}" if never else ""
+            top = max((v for v in (median, high) if not math.isnan(v)), default=0.0)
+            ax.annotate(text, (x, top), textcoords="offset points", xytext=(0, 5), ha="center", va="bottom", fontsize=7)
+    ax.set_yscale("symlog", linthresh=1, linscale=0.6)
+    ax.set_xticks(range(len(releases)), releases)
+    ax.set_xlabel("RocketMQ release")
+    ax.set_title(PATTERN_TITLES.get(pattern, pattern), fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.1f} s" if value < 100 else f"{value:.0f} s"
+
+
+def recovery_figure(summary: dict[str, Any]):
+    """Per fault pattern, the median time (s) from recovery until an attempt reached the
+    degraded broker again (bar) and the slowest scenario's (mark), off and on, per release."""
+    patterns, releases = _patterns(summary, exclude=("healthy",)), _releases(summary)
+    if not patterns:
+        return _empty("no fault patterns swept")
+    fig, axes = _panels(len(patterns))
+    top = max((g["returned_after_ms"]["max"] or 0 for g in summary["groups"]), default=0) / 1000
+    for ax, pattern in zip(axes, patterns):
+        _recovery_axes(ax, summary, pattern, releases)
+        ax.set_ylim(0, max(10.0, top) * 4)  # room for the labels above the tallest mark
+    axes[0].set_ylabel("until traffic returns (s; log scale above 1 s)\nbar and number: median; mark: slowest")
+    fig.suptitle("After the broker recovers, how long until it gets sends again? (lower is better)")
+    _legend_below(fig, axes)
+    return fig
+
+
+# ------------------------------------------------------------------ isolation tables
+
+
+def _same_tables(summary: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Releases with identical tables drawn once: ``("4.7.1, 4.9.8", entry)``."""
+    seen: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    for entry in summary["isolation"]["releases"]:
+        key = repr((entry["steps"], entry["failed_send"]))
+        seen.setdefault(key, ([], entry))[0].append(entry["release"])
+    return [(", ".join(names), entry) for names, entry in seen.values()]
+
+
+def isolation_figure(summary: dict[str, Any]):
+    """Each release's isolation (s) against a send's latency (ms), as its port computes it, with
+    what a failed send costs and the documented figures."""
+    tables = _same_tables(summary)
+    if not tables:
+        return _empty("no isolation tables")
+    fig = figure_class()(figsize=(8.2, 5.0), layout="constrained")
+    ax = fig.subplots()
+    steps = [s["latency_ms"] for _, entry in tables for s in entry["steps"]]
+    low, high = 10, max(steps) * 3
+    for index, (names, entry) in enumerate(tables):
+        colour = RELEASE_COLOURS[index % len(RELEASE_COLOURS)]
+        xs = [low] + [s["latency_ms"] for s in entry["steps"]] + [high]
+        ys = [0] + [s["isolation_ms"] / 1000 for s in entry["steps"]]
+        ys.append(ys[-1])
+        ax.step(xs, ys, where="post", color=colour, linewidth=2, label=f"{names}: a send that took that long")
+        failed = entry["failed_send"]
+        ax.scatter([failed["priced_at_ms"]], [failed["isolation_ms"] / 1000], marker="X", s=90, color=colour,
+                   edgecolor="black", zorder=4, label=f"{names}: a failed send (priced at {failed['priced_at_ms']:,} ms)")
+        ax.annotate(f"failed send: {failed['isolation_ms'] / 1000:g} s", (failed["priced_at_ms"], failed["isolation_ms"] / 1000),
+                    textcoords="offset points", xytext=(0, 9), ha="center", fontsize=8, color=colour)
+    documented = summary["isolation"]["documentation"]["steps"]
+    ax.scatter([d["latency_ms"] for d in documented], [d["isolation_ms"] / 1000 for d in documented], marker="o", s=70,
+               facecolor="white", edgecolor="black", linewidth=1.5, zorder=5, label="RocketMQ documentation")
+    for d in documented:
+        ax.annotate(f"docs: {d['latency_ms']:,} ms → {d['isolation_ms'] / 1000:g} s", (d["latency_ms"], d["isolation_ms"] / 1000),
+                    textcoords="offset points", xytext=(-10, 10), ha="right", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1, linscale=0.5)
+    ax.set_xlim(low, high)
+    tallest = max(s["isolation_ms"] for _, entry in tables for s in [*entry["steps"], entry["failed_send"]]) / 1000
+    ax.set_ylim(0, max(10.0, tallest) * 4)  # room for the labels above the tallest step
+    ax.set_xlabel("latency of the last send to the broker (ms, log scale)")
+    ax.set_ylabel("the broker is kept out for (s)\nlog scale above 1 s")
+    ax.grid(alpha=0.3, which="both")
+    ax.set_title("Isolation after a send: each release's tables against the documentation")
+    ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
+def draw(summary: dict[str, Any]) -> dict[str, bytes]:
+    """The three plots as PNG bytes, by file name."""
+    return {
+        SHARE_PLOT: png_bytes(share_figure(summary)),
+        RECOVERY_PLOT: png_bytes(recovery_figure(summary)),
+        ISOLATION_PLOT: png_bytes(isolation_figure(summary)),
+    }
