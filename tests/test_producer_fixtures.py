@@ -11,17 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rmq_conformance.engine.kinds import all_kinds
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.plugin import producer_fixtures
 from pytest_rmq_conformance.processqueue.clock import ManualClock
 from pytest_rmq_conformance.producer import MQFaultStrategy, sending
 from pytest_rmq_conformance.producer.sending import BROKER_ERROR, FAILED, NO_QUEUE, SEND_OK, TIMEOUT, SimulatedRoute
-
-# Every kind's modules imported now, with this module: imported first inside an in-process
-# pytester run, they would be unloaded after it while the caches of the modules imported here
-# kept objects of their first classes.
-all_kinds()
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

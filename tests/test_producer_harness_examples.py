@@ -21,15 +21,10 @@ from test_harness_examples import _go_build, _missing  # one way to find and bui
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, LABELS, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import load_golden
-from pytest_rmq_conformance.engine.kinds import all_kinds
 from pytest_rmq_conformance.engine.resources import golden_dir
 
 pytestmark = pytest.mark.examples
 
-# Every kind's modules imported now, with this module: imported first inside an in-process
-# pytester run, they would be unloaded after it while the caches of the modules imported here
-# (the golden data, the kinds' registry) kept objects of their first classes.
-all_kinds()
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
