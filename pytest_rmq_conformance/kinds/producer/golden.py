@@ -25,9 +25,11 @@ __all__ = ["replay", "judge"]
 def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
     """Ask ``case`` of ``subject`` and compare its answers with Java's of ``run``; a
     ``SELECTOR_RANDOM`` case only of a strategy that claims ``java-random``."""
-    if case.strategy == "SELECTOR_RANDOM" and "java-random" not in subject.properties:
-        why = f"{subject.name} does not claim java-random ({subject.properties_origin}): judged by the spread check"
-        return CaseOutcome(case, run.id, subject.name, skipped=why)
+    if case.strategy == "SELECTOR_RANDOM":
+        held = subject.for_family(case.strategy) if subject.harness is not None else subject  # a harness: per family
+        if "java-random" not in held.properties:
+            why = f"{subject.name} does not claim java-random ({held.properties_origin}): judged by the spread check"
+            return CaseOutcome(case, run.id, subject.name, skipped=why)
     return judge(subject, case, run.id)
 
 
