@@ -165,7 +165,7 @@ def _sweep_error(message: str) -> int:
 
 
 #: options of one mode only, as ``(attribute, flag)``
-ALLOCATION_ONLY = (("strategy", "--strategy"), ("no_references", "--no-references"), ("consumers", "--consumers"),
+ALLOCATION_ONLY = (("no_references", "--no-references"), ("consumers", "--consumers"),
                    ("events", "--events"), ("reference_version", "--reference-version"), ("timeout", "--timeout"))
 PRODUCER_ONLY = (("brokers", "--brokers"), ("patterns", "--patterns"))
 
@@ -231,13 +231,17 @@ PRODUCER_COLUMNS = ("fault pattern", "release", "latency fault", "first attempt 
 
 
 def _producer_table(summary: dict) -> list[str]:
-    """Per fault pattern, release and setting: the share to the degraded broker, failures,
-    attempts, and the time until it got sends again."""
-    lines = [PRODUCER_COLUMNS]
+    """Per fault pattern, release (or user's strategy) and setting: the share to the degraded
+    broker, failures, attempts, and the time until it got sends again; then the runs a user's
+    strategy ended on an exception."""
+    from pytest_rmq_conformance.pipeline.producer_plots import label, user_strategies
+
+    mine = user_strategies(summary)
+    lines = [PRODUCER_COLUMNS if not mine else (PRODUCER_COLUMNS[0], "release or strategy", *PRODUCER_COLUMNS[2:])]
     for g in summary["groups"]:
         back = g["returned_after_ms"]["p50"]
         lines.append((
-            g["pattern"], g["release"], "on" if g["latency_fault"] else "off",
+            g["pattern"], label(g), "on" if g["latency_fault"] else "off",
             "–" if g["degraded_share"] is None else f"{100 * g['degraded_share']:.1f} %",
             "–" if g["failed_share"] is None else f"{100 * g['failed_share']:.1f} %",
             _number(g["attempts_per_message"]),
@@ -250,6 +254,19 @@ def _producer_table(summary: dict) -> list[str]:
         "over the sends due while the fault lasted: first attempts that went to the degraded broker, messages failed "
         "after 3 attempts; then the time from recovery until the degraded broker got sends again"
     )
+    for spec in mine:
+        groups = [g for g in summary["groups"] if label(g) == spec]
+        errors = sum(g["errors"] for g in groups)
+        if errors:
+            first = next((e for e in summary["errors"] if label(e) == spec), None)
+            table.append(
+                f"{spec}: {errors} of {sum(g['scenarios'] for g in groups)} scenario runs ended on an exception"
+                + (f", the first: scenario {first['scenario']}, {'on' if first['latency_fault'] else 'off'}: {first['error']}"
+                   if first else "")
+            )
+    if mine:
+        releases = {c["release"] for c in summary["configurations"] if label(c) in mine}
+        table.append(f"{', '.join(mine)}: played through the send loop of {', '.join(sorted(releases))}")
     return table
 
 
@@ -271,7 +288,16 @@ def _producer_sweep(args: argparse.Namespace) -> int:
         from pytest_rmq_conformance.pipeline.producer_job import run_producer_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
-    summary = run_producer_sweep(space, args.out, master=args.master, partitions=args.partitions, progress=not args.quiet)
+    from pytest_rmq_conformance.pipeline.producer_strategies import load_problem
+
+    specs = list(dict.fromkeys(args.strategy or ()))
+    _importable_here()
+    problems = [problem for spec in specs if (problem := load_problem(spec)) is not None]
+    if problems:
+        return _sweep_error("; ".join(problems))
+    summary = run_producer_sweep(
+        space, args.out, strategies=specs, master=args.master, partitions=args.partitions, progress=not args.quiet
+    )
     print("\n".join(_producer_table(summary)))
     print(f"report: {args.out / 'report.html'}")
     return 0
@@ -358,7 +384,7 @@ def _parser() -> argparse.ArgumentParser:
         "and the imbalance. With --producer, instead play a producer's sends against a route with one "
         "degraded broker (slow, failing, flapping, or failing and dropped from the route; and a healthy "
         "control) under the fault strategy of RocketMQ 4.7.1, 4.9.8 and 5.3.3 with sendLatencyFaultEnable "
-        "off and on: the share of sends that go to the degraded broker, retries, failures, and the time until "
+        "off and on, and each --strategy (a fault strategy): the share of sends that go to the degraded broker, retries, failures, and the time until "
         "it gets traffic after recovery. Writes DIR/results (Parquet), "
         "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra: "
         "pip install 'pytest-rmq-conformance[sweep]' (PySpark, Java 17).",
@@ -370,7 +396,8 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument(
         "--strategy", action="append", metavar="SPEC",
         help="a strategy as --rmq-strategy names it, swept beside the six reference strategies (repeatable); "
-        "module:attribute imports from the current directory too",
+        "module:attribute imports from the current directory too; with --producer, a fault strategy "
+        "(FAULT_STRATEGY, built as factory(clock=...)) swept beside the three releases' (not an exec: harness)",
     )
     sweep.add_argument(
         "--no-references", action="store_true",

@@ -152,6 +152,21 @@ def test_a_slow_broker_is_isolated_by_the_release_table_and_comes_back(rmq_route
     assert "broker-a" in {route.send(strategy).queue.broker_name for _ in range(4)}
 
 
+def test_each_broker_may_have_its_own_healthy_latency_and_comes_back_to_it(rmq_route, rmq_fault_strategy, rmq_clock):
+    route = rmq_route({"broker-a": 1, "broker-b": 1}, latency=7, latencies={"broker-b": 40})
+    strategy = rmq_fault_strategy()
+    assert [route.state(name) for name in route.brokers] == ["up 7 ms", "up 40 ms"]
+    route.down("broker-b", ms=3)
+    route.healthy("broker-b")
+    route.error("broker-a", code=25)
+    assert route.state("broker-b") == "up 40 ms" and route.state("broker-a") == "error 25 after 7 ms"
+    route.healthy()
+    sent = [route.send(strategy) for _ in range(2)]
+    assert sorted((s.attempts[0].broker, s.cost) for s in sent) == [("broker-a", 7), ("broker-b", 40)]
+    with pytest.raises(ValueError, match="no broker 'broker-c'"):
+        rmq_route(latencies={"broker-c": 5})
+
+
 def test_below_the_first_penalised_step_a_slow_broker_is_not_isolated(rmq_route, rmq_fault_strategy):
     route = rmq_route(version="5.3.3")
     strategy = strategy_at(rmq_fault_strategy, "5.3.3")

@@ -11,6 +11,38 @@ from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.pipeline.producer_isolation import effective_table, isolation_tables
 from pytest_rmq_conformance.pipeline.producer_sim import ROUTE_POLL, Scenario, reference_factory, simulate
 from pytest_rmq_conformance.pipeline.producer_space import CONFIGURATIONS, ProducerSpace
+from pytest_rmq_conformance.pipeline.producer_strategies import configurations, load_problem
+
+#: a user's fault strategies: the 5.3.3 port under another name, and one that breaks with the fault table on
+USER_STRATEGIES = """
+from pytest_rmq_conformance.producer import MQFaultStrategy
+
+
+class Mine(MQFaultStrategy):
+    def __init__(self, clock):
+        super().__init__(clock=clock, version="5.3.3")
+
+
+class Flaky(Mine):
+    def __init__(self, clock):
+        super().__init__(clock)
+        self.selects = 0
+
+    def select_one_message_queue(self, info, last_broker_name, reset_index=False):
+        self.selects += 1
+        if self.send_latency_fault_enable and self.selects > 150:
+            raise RuntimeError("flaky gave up")
+        return super().select_one_message_queue(info, last_broker_name, reset_index)
+"""
+
+
+@pytest.fixture
+def user_strategies(tmp_path, monkeypatch):
+    """``userfault.py`` in the current directory, as a user's would be."""
+    (tmp_path / "userfault.py").write_text(USER_STRATEGIES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
 
 RELEASES = ("4.7.1", "4.9.8", "5.3.3")
 
@@ -151,6 +183,32 @@ def test_a_strategy_that_raises_is_recorded_and_the_run_stops():
     assert "RuntimeError: no retries here" in measured.error and measured.total_sends < 100
 
 
+def test_a_users_strategy_is_played_beside_the_releases_and_its_errors_are_recorded(user_strategies):
+    """``Mine`` is the 5.3.3 port under another name, played through 5.3.3's loop: its rows are
+    5.3.3's. ``Flaky`` raises on its 151st select with the fault table on: each such run stops
+    there with the error (a send is due every 100 ms and none is late here); off, it is ``Mine``."""
+    from pytest_rmq_conformance.pipeline.producer_job import scenario_rows
+
+    assert load_problem("userfault:Mine") is None and load_problem("userfault:Flaky") is None
+    configs = configurations(["userfault:Mine", "userfault:Flaky"])
+    assert [c.label for c in configs[::2]] == [*RELEASES, "userfault:Mine", "userfault:Flaky"]
+    space = ProducerSpace(count=3, brokers=(2, 3), queues=(1, 2))
+    rows = scenario_rows(space, 2, configs)
+    played = {(r["strategy"], r["release"], r["latency_fault"]): r for r in rows}
+    numbers = ("sends", "first_to_degraded", "failed", "attempts", "latency_ms", "returned_after_ms", "total_sends")
+    for on in (False, True):
+        reference = [played[("reference", "5.3.3", on)][n] for n in numbers]
+        assert [played[("userfault:Mine", "5.3.3", on)][n] for n in numbers] == reference
+        assert not played[("userfault:Mine", "5.3.3", on)]["error"]
+    assert [played[("userfault:Flaky", "5.3.3", False)][n] for n in numbers] == [
+        played[("reference", "5.3.3", False)][n] for n in numbers
+    ]
+    broken = played[("userfault:Flaky", "5.3.3", True)]
+    # the send that made the 151st select raised: the run stops with the sends before it (retries select too)
+    assert broken["error"] == f"at {100 * broken['total_sends']} ms: RuntimeError: flaky gave up"
+    assert broken["total_sends"] < 150 and broken["first_to_degraded"] > 0
+
+
 # -- the isolation tables ---------------------------------------------------------------
 
 
@@ -176,7 +234,11 @@ def test_the_isolation_tables_are_the_ports_and_the_documentation_is_beside_them
         (["--brokers", "1:3"], "--brokers must be MIN:MAX with 2 <= MIN <= MAX <= 1000, not '1:3'"),
         (["--queues", "4:2"], "--queues must be MIN:MAX with 1 <= MIN <= MAX <= 1024, not '4:2'"),
         (["--patterns", "slow,melting"], "--patterns must be among healthy, slow, failing, flapping, route-refresh"),
-        (["--strategy", "AVG"], "--strategy does not apply to the producer sweep (--producer)"),
+        (["--strategy", "AVG"], "--strategy AVG: the producer sweep plays fault strategies (FAULT_STRATEGY, built as "
+         "factory(clock=...)); this strategy is of the AVG family"),
+        (["--strategy", "exec:python3 harness.py"], "--strategy exec:python3 harness.py: an exec: harness answers whole "
+         "traces, never one send at a time, so the producer sweep cannot drive it"),
+        (["--strategy", "no_such_module_here:Mine"], "--strategy no_such_module_here:Mine"),
         (["--consumers", "1:5", "--timeout", "3"], "--consumers, --timeout does not apply to the producer sweep"),
     ],
 )
@@ -198,41 +260,58 @@ def test_producer_options_need_the_producer_mode(capsys):
 
 @pytest.mark.once
 @pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, reason="the sweep runs on PySpark: the sweep extra")
-def test_the_command_sweeps_on_local_spark_and_its_files_agree(tmp_path, capsys):
+def test_the_command_sweeps_on_local_spark_and_its_files_agree(user_strategies, capsys):
+    """The reference ports and two strategies of the user's, one of which raises in some runs."""
     import pyarrow.parquet as pq
 
     from pytest_rmq_conformance.pipeline.producer_plots import ISOLATION_PLOT, RECOVERY_PLOT, SHARE_PLOT
 
-    out = tmp_path / "producer"
+    out = user_strategies / "producer"
+    mine = ["userfault:Mine", "userfault:Flaky"]
     argv = ["sweep", "--producer", "--scenarios", "10", "--master", "local[2]", "--partitions", "2", "--out", str(out), "--quiet"]
-    assert main(argv) == 0
+    assert main([*argv, "--strategy", mine[0], "--strategy", mine[1]]) == 0
     printed = capsys.readouterr().out
-    assert printed.splitlines()[0].startswith("fault pattern  release  latency fault") and f"report: {out / 'report.html'}" in printed
+    assert printed.splitlines()[0].startswith("fault pattern  release or strategy  latency fault")
+    assert f"report: {out / 'report.html'}" in printed
     for name in ("summary.json", "report.md", "report.html", "spark.log", SHARE_PLOT, RECOVERY_PLOT, ISOLATION_PLOT):
         assert (out / name).is_file(), name
     for plot in (SHARE_PLOT, RECOVERY_PLOT, ISOLATION_PLOT):
         assert (out / plot).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
+    configs = configurations(mine)
     summary = json.loads((out / "summary.json").read_text())
     rows = pq.read_table(out / "results").to_pylist()
-    assert len(rows) == 10 * len(CONFIGURATIONS) and len(summary["groups"]) == 5 * len(CONFIGURATIONS)
+    assert summary["configurations"] == [c.as_dict() for c in configs]
+    assert len(rows) == 10 * len(configs) and len(summary["groups"]) == 5 * len(configs)
+    key = ("pattern", "strategy", "release", "latency_fault")
     for group in summary["groups"]:
-        mine = [r for r in rows if (r["pattern"], r["release"], r["latency_fault"]) == (group["pattern"], group["release"], group["latency_fault"])]
-        assert group["scenarios"] == len(mine) == 2
+        ours = [r for r in rows if all(r[k] == group[k] for k in key)]
+        assert group["scenarios"] == len(ours) == 2
         for field in ("sends", "first_to_degraded", "failed", "attempts"):
-            assert group[field] == sum(r[field] for r in mine), field
-        assert group["degraded_share"] == round(group["first_to_degraded"] / group["sends"], 4)
-        assert group["attempts_per_message"] == round(group["attempts"] / group["sends"], 4)
-        returned = [r["returned_after_ms"] for r in mine if r["returned_after_ms"] is not None]
+            assert group[field] == sum(r[field] for r in ours), field
+        if group["sends"]:
+            assert group["degraded_share"] == round(group["first_to_degraded"] / group["sends"], 4)
+            assert group["attempts_per_message"] == round(group["attempts"] / group["sends"], 4)
+        returned = [r["returned_after_ms"] for r in ours if r["returned_after_ms"] is not None]
         assert group["returned"] == len(returned) and group["never_returned"] == 2 - len(returned)
         assert group["returned_after_ms"]["max"] == (max(returned) if returned else None)
-        assert group["errors"] == 0
+        assert group["errors"] == sum(bool(r["error"]) for r in ours)
+        assert group["errors"] == (2 if (group["strategy"], group["latency_fault"]) == ("userfault:Flaky", True) else 0)
+        if group["strategy"] == "userfault:Mine":  # the 5.3.3 port under another name
+            (port,) = [g for g in summary["groups"] if (g["pattern"], g["strategy"], g["release"], g["latency_fault"])
+                       == (group["pattern"], "reference", "5.3.3", group["latency_fault"])]
+            assert {k: v for k, v in group.items() if k != "strategy"} == {k: v for k, v in port.items() if k != "strategy"}
     # each row is what the simulation gives for its scenario
-    row = next(r for r in rows if r["scenario"] == 7 and r["release"] == "5.3.3" and r["latency_fault"])
+    row = next(r for r in rows if r["scenario"] == 7 and (r["strategy"], r["release"], r["latency_fault"]) == ("reference", "5.3.3", True))
     direct = simulate(reference_factory("5.3.3"), ProducerSpace(count=10).scenario(7), True)
     assert (row["sends"], row["first_to_degraded"], row["returned_after_ms"]) == (direct.sends, direct.first_to_degraded, direct.returned_after)
+    assert "userfault:Flaky: 10 of 20 scenario runs ended on an exception, the first: scenario 0, on: at " in printed
+    assert f"{mine[0]}, {mine[1]}: played through the send loop of 5.3.3" in printed
 
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "550 ms of latency isolates a broker for 3,000 ms; the code: 4.7.1 30,000 ms, 4.9.8 30,000 ms, 5.3.3 2,000 ms" in report
+    assert "Your strategy userfault:Mine, played through 5.3.3's send loop (5.3.3's reference port in parentheses). One broker slow: " in report
+    assert "10 of its 20 scenario runs ended on an exception it raised" in report
+    assert "| userfault:Flaky | on | 2 |" in report and "| Runs ended on an exception |" in report and "Scenario 0, userfault:Flaky, sendLatencyFaultEnable on: at " in report
     for plot in (SHARE_PLOT, RECOVERY_PLOT, ISOLATION_PLOT):
         assert f"]({plot})" in report and f'src="{plot}"' in (out / "report.html").read_text(encoding="utf-8")

@@ -1,5 +1,6 @@
 """The producer sweep on Spark: scenario ids as a DataFrame, each played under every
-configuration (release × ``sendLatencyFaultEnable``) in ``mapInArrow``, one row per scenario and
+configuration (each release's reference port and each ``--strategy`` × ``sendLatencyFaultEnable``,
+:mod:`~pytest_rmq_conformance.pipeline.producer_strategies`) in ``mapInArrow``, one row per scenario and
 configuration as Parquet, the aggregates as ``summary.json``, the report and its plots.
 
 The session, the staging folder and the atomic publication are the allocation sweep's
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.pipeline.job import Progress, arrow_schema, publish, spark_ddl, staged, write_json
-from pytest_rmq_conformance.pipeline.producer_sim import reference_factory, simulate
-from pytest_rmq_conformance.pipeline.producer_space import CONFIGURATIONS, ProducerSpace
+from pytest_rmq_conformance.pipeline.producer_sim import Factory, simulate
+from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace
+from pytest_rmq_conformance.pipeline.producer_strategies import Configuration, configurations, factory_of
 from pytest_rmq_conformance.pipeline.producer_summary import summarize, validate_summary
 
 __all__ = ["run_producer_sweep", "scenario_rows", "PRODUCER_FIELDS"]
@@ -24,6 +26,7 @@ __all__ = ["run_producer_sweep", "scenario_rows", "PRODUCER_FIELDS"]
 #: the columns of one result row: a scenario under one configuration
 PRODUCER_FIELDS = (
     ("scenario", "int64"),
+    ("strategy", "string"),
     ("release", "string"),
     ("latency_fault", "bool"),
     ("pattern", "string"),
@@ -45,18 +48,25 @@ PRODUCER_FIELDS = (
 )
 
 
-def scenario_rows(space: ProducerSpace, index: int) -> list[dict[str, Any]]:
-    """Scenario ``index`` played under every configuration: one row each."""
+def scenario_rows(
+    space: ProducerSpace, index: int, configs: Sequence[Configuration] | None = None,
+    factories: dict[Configuration, Factory] | None = None,
+) -> list[dict[str, Any]]:
+    """Scenario ``index`` played under every configuration (default: the reference ports'):
+    one row each. ``factories`` keeps the factory of each configuration across calls."""
     scenario = space.scenario(index)
+    factories = {} if factories is None else factories
     rows = []
-    for release, latency_fault in CONFIGURATIONS:
+    for config in configurations() if configs is None else configs:
         started = time.perf_counter()
-        measured = simulate(reference_factory(release), scenario, latency_fault)
+        factory = factories.get(config)
+        if factory is None:
+            factory = factories[config] = factory_of(config)
+        measured = simulate(factory, scenario, config.latency_fault, release=config.release)
         rows.append(
             {
                 "scenario": index,
-                "release": release,
-                "latency_fault": latency_fault,
+                **config.as_dict(),
                 "pattern": scenario.pattern,
                 "brokers": scenario.brokers,
                 "queues": scenario.queues,
@@ -70,15 +80,16 @@ def scenario_rows(space: ProducerSpace, index: int) -> list[dict[str, Any]]:
     return rows
 
 
-def play_batches(space: ProducerSpace):
+def play_batches(space: ProducerSpace, configs: Sequence[Configuration]):
     """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
         schema = arrow_schema(PRODUCER_FIELDS)
+        factories: dict[Configuration, Factory] = {}  # a user's strategy is loaded once per task
         for batch in batches:
-            rows = [row for index in batch.column(0).to_pylist() for row in scenario_rows(space, index)]
+            rows = [row for index in batch.column(0).to_pylist() for row in scenario_rows(space, index, configs, factories)]
             yield pa.RecordBatch.from_pylist(rows, schema=schema)
 
     return run
@@ -88,6 +99,7 @@ def run_producer_sweep(
     space: ProducerSpace,
     out: Path,
     *,
+    strategies: Sequence[str] = (),
     master: str = "local[*]",
     partitions: int | None = None,
     report: bool = True,
@@ -95,22 +107,26 @@ def run_producer_sweep(
     say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
     spark=None,
 ) -> dict[str, Any]:
-    """Play ``space`` under every configuration on Spark and write ``out/results/`` (Parquet),
+    """Play ``space`` under every configuration (the reference ports and each of ``strategies``,
+    fault strategy specs), off and on, on Spark and write ``out/results/`` (Parquet),
     ``out/summary.json`` and, with ``report``, ``out/report.md``, ``out/report.html`` and the
     plots. Returns the summary."""
     started = time.perf_counter()
     out = Path(out)
+    configs = configurations(strategies)
     with staged(out, master, spark, say) as (staging, session):
         parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
         say(
-            f"rmq-conformance sweep --producer: {space.count} scenarios x {len(CONFIGURATIONS)} configurations "
+            f"rmq-conformance sweep --producer: {space.count} scenarios x {len(configs)} configurations "
             f"on {master}, {parts} partitions"
         )
         ids = session.range(0, space.count, numPartitions=parts)
-        results = ids.mapInArrow(play_batches(space), spark_ddl(PRODUCER_FIELDS))
+        results = ids.mapInArrow(play_batches(space, configs), spark_ddl(PRODUCER_FIELDS))
         with Progress(session, parts, progress, say):
             results.write.mode("overwrite").parquet(str(staging / "results"))
-        summary = summarize(session.read.parquet(str(staging / "results")), space=space, master=master, partitions=parts)
+        summary = summarize(
+            session.read.parquet(str(staging / "results")), space=space, configs=configs, master=master, partitions=parts
+        )
         summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
         validate_summary(summary)
         write_json(staging / "summary.json", summary)

@@ -14,7 +14,7 @@ from typing import Any
 from pytest_rmq_conformance.pipeline.plots import figure_class, png_bytes
 
 __all__ = ["draw", "share_figure", "recovery_figure", "isolation_figure", "SHARE_PLOT", "RECOVERY_PLOT", "ISOLATION_PLOT",
-           "PATTERN_TITLES", "groups_of"]
+           "PATTERN_TITLES", "groups_of", "label", "columns", "user_strategies", "is_reference"]
 
 SHARE_PLOT = "producer_degraded_share.png"
 RECOVERY_PLOT = "producer_recovery.png"
@@ -33,12 +33,34 @@ SETTING_STYLE = {
 }
 RELEASE_COLOURS = ("#D55E00", "#009E73", "#0072B2", "#CC79A7")
 PANEL_WIDTH = 3.3
+#: inches: a figure of one row of panels is at most this wide
+MAX_WIDTH = 18.0
 BAR = 0.38
 
 
+def is_reference(entry: dict[str, Any]) -> bool:
+    """Whether a group or configuration is a release's reference port (not a user's ``--strategy``)."""
+    return entry.get("strategy", "reference") == "reference"
+
+
+def label(entry: dict[str, Any]) -> str:
+    """A group's or configuration's name in tables and plots: a reference port's release, or a user's spec."""
+    return entry["release"] if is_reference(entry) else entry["strategy"]
+
+
+def columns(summary: dict[str, Any]) -> list[str]:
+    """Every configuration's :func:`label`, in order: the releases, then the user's strategies."""
+    return list(dict.fromkeys(label(c) for c in summary["configurations"]))
+
+
+def user_strategies(summary: dict[str, Any]) -> list[str]:
+    """The ``--strategy`` specs swept beside the reference ports."""
+    return [label(c) for c in summary["configurations"] if not is_reference(c) and c["latency_fault"]]
+
+
 def groups_of(summary: dict[str, Any], pattern: str) -> dict[tuple[str, bool], dict[str, Any]]:
-    """The pattern's groups by ``(release, latency_fault)``."""
-    return {(g["release"], g["latency_fault"]): g for g in summary["groups"] if g["pattern"] == pattern}
+    """The pattern's groups by ``(label, latency_fault)``: a reference port's label is its release."""
+    return {(label(g), g["latency_fault"]): g for g in summary["groups"] if g["pattern"] == pattern}
 
 
 def _patterns(summary: dict[str, Any], exclude: Sequence[str] = ()) -> list[str]:
@@ -46,8 +68,21 @@ def _patterns(summary: dict[str, Any], exclude: Sequence[str] = ()) -> list[str]
     return [p for p in summary["space"]["patterns"] if p in present and p not in exclude]
 
 
-def _releases(summary: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(c["release"] for c in summary["configurations"]))
+def _errors(group: dict[str, Any] | None) -> str:
+    """Under a bar's number: how many of its runs ended on an exception (their counts stop there)."""
+    return f"\nerrors: {group['errors']}" if group and group["errors"] else ""
+
+
+def _ticks(ax, names: list[str], summary: dict[str, Any]) -> None:
+    """One tick per configuration; a long spec broken after its module."""
+    ax.set_xlim(-0.7, len(names) - 0.3)  # room for the outer bars' labels
+    long = any(len(name) > 10 for name in names)
+    ax.set_xticks(range(len(names)), [name.replace(":", ":\n", 1) if len(name) > 10 else name for name in names],
+                  **({"fontsize": 8} if long else {}))
+    mine = user_strategies(summary)
+    ax.set_xlabel("RocketMQ release" if not mine else "RocketMQ release, or your strategy")
+    if mine and len(mine) < len(names):  # the reference ports on the left, yours on the right of a rule
+        ax.axvline(len(names) - len(mine) - 0.5, color="grey", linestyle=":", linewidth=1)
 
 
 def _empty(text: str):
@@ -58,9 +93,18 @@ def _empty(text: str):
     return fig
 
 
-def _panels(count: int, height: float = 4.4, sharey: bool = False):
-    fig = figure_class()(figsize=(max(6.0, PANEL_WIDTH * count + 0.8), height), layout="constrained")
-    return fig, fig.subplots(1, count, squeeze=False, sharey=sharey)[0]
+def _panels(count: int, height: float = 4.4, sharey: bool = False, bars: int = 3):
+    """One panel per fault pattern, in one row while it is at most :data:`MAX_WIDTH` inches wide
+    (wider panels, for more configurations, wrap onto more rows); the y label on each row's first."""
+    width = PANEL_WIDTH * max(1.0, bars / 3)
+    per_row = max(1, min(count, int((MAX_WIDTH - 0.8) // width)))
+    rows = -(-count // per_row)
+    fig = figure_class()(figsize=(max(6.0, width * per_row + 0.8), height * rows), layout="constrained")
+    grid = fig.subplots(rows, per_row, squeeze=False, sharey=sharey)
+    axes = [ax for row in grid for ax in row]
+    for ax in axes[count:]:
+        ax.set_visible(False)
+    return fig, axes[:count], [row[0] for row in grid]
 
 
 def _legend_below(fig, axes) -> None:
@@ -82,28 +126,29 @@ def _share_axes(ax, summary: dict[str, Any], pattern: str, releases: list[str]) 
         xs = [i + offset for i in range(len(releases))]
         values = [100 * g["degraded_share"] if g and g["degraded_share"] is not None else math.nan for g in picked]
         bars = ax.bar(xs, values, BAR, edgecolor="black", linewidth=0.6, **style)
-        ax.bar_label(bars, ["" if math.isnan(v) else f"{v:.1f}" for v in values], fontsize=7, padding=2)
+        ax.bar_label(bars, ["" if math.isnan(v) else f"{v:.1f}" + _errors(g) for v, g in zip(values, picked)],
+                     fontsize=7, padding=2)
         uniform = [(x, 100 * g["uniform_share"]) for x, g in zip(xs, picked) if g and g["uniform_share"] is not None]
         ax.hlines([u for _, u in uniform], [x - BAR / 2 for x, _ in uniform], [x + BAR / 2 for x, _ in uniform],
                   color="black", linestyle="--", linewidth=1.2, label="round robin's share (1 / brokers)")
-    ax.set_xticks(range(len(releases)), releases)
-    ax.set_xlabel("RocketMQ release")
+    _ticks(ax, releases, summary)
     ax.set_title(PATTERN_TITLES.get(pattern, pattern), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
 
 
 def share_figure(summary: dict[str, Any]):
     """Per fault pattern, the share (%) of sends during the fault whose first attempt went to the
-    degraded broker, per release, with sendLatencyFaultEnable off and on."""
-    patterns, releases = _patterns(summary), _releases(summary)
+    degraded broker, per release (and user's strategy), with sendLatencyFaultEnable off and on."""
+    patterns, releases = _patterns(summary), columns(summary)
     if not patterns:
         return _empty("no producer results")
-    fig, axes = _panels(len(patterns), sharey=True)
+    fig, axes, firsts = _panels(len(patterns), sharey=True, bars=len(releases))
     for ax, pattern in zip(axes, patterns):
         _share_axes(ax, summary, pattern, releases)
-    axes[0].set_ylim(0, None)
-    axes[0].margins(y=0.12)
-    axes[0].set_ylabel("sends whose first attempt went to\nthe degraded broker (% of sends during the fault)")
+    room = 1.2 if any(g["errors"] for g in summary["groups"]) else 1.1  # above the tallest bar, for its labels
+    axes[0].set_ylim(0, axes[0].get_ylim()[1] * room)
+    for ax in firsts:
+        ax.set_ylabel("sends whose first attempt went to\nthe degraded broker (% of sends during the fault)")
     fig.suptitle("Does sendLatencyFaultEnable keep sends away from the degraded broker? (lower is better)")
     _legend_below(fig, axes)
     return fig
@@ -128,11 +173,11 @@ def _recovery_axes(ax, summary: dict[str, Any], pattern: str, releases: list[str
             never = g["never_returned"] if g else 0
             text = "" if math.isnan(median) else _seconds(median)
             text += f"\nnever: {never}" if never else ""
+            text += _errors(g)
             top = max((v for v in (median, high) if not math.isnan(v)), default=0.0)
             ax.annotate(text, (x, top), textcoords="offset points", xytext=(0, 5), ha="center", va="bottom", fontsize=7)
     ax.set_yscale("symlog", linthresh=1, linscale=0.6)
-    ax.set_xticks(range(len(releases)), releases)
-    ax.set_xlabel("RocketMQ release")
+    _ticks(ax, releases, summary)
     ax.set_title(PATTERN_TITLES.get(pattern, pattern), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
 
@@ -143,16 +188,18 @@ def _seconds(value: float) -> str:
 
 def recovery_figure(summary: dict[str, Any]):
     """Per fault pattern, the median time (s) from recovery until an attempt reached the
-    degraded broker again (bar) and the slowest scenario's (mark), off and on, per release."""
-    patterns, releases = _patterns(summary, exclude=("healthy",)), _releases(summary)
+    degraded broker again (bar) and the slowest scenario's (mark), off and on, per release (and
+    user's strategy)."""
+    patterns, releases = _patterns(summary, exclude=("healthy",)), columns(summary)
     if not patterns:
         return _empty("no fault patterns swept")
-    fig, axes = _panels(len(patterns))
+    fig, axes, firsts = _panels(len(patterns), bars=len(releases))
     top = max((g["returned_after_ms"]["max"] or 0 for g in summary["groups"]), default=0) / 1000
     for ax, pattern in zip(axes, patterns):
         _recovery_axes(ax, summary, pattern, releases)
         ax.set_ylim(0, max(10.0, top) * 4)  # room for the labels above the tallest mark
-    axes[0].set_ylabel("until traffic returns (s; log scale above 1 s)\nbar and number: median; mark: slowest")
+    for ax in firsts:
+        ax.set_ylabel("until traffic returns (s; log scale above 1 s)\nbar and number: median; mark: slowest")
     fig.suptitle("After the broker recovers, how long until it gets sends again? (lower is better)")
     _legend_below(fig, axes)
     return fig

@@ -18,6 +18,9 @@ from pytest_rmq_conformance.pipeline.producer_plots import (
     SHARE_PLOT,
     draw,
     groups_of,
+    is_reference,
+    label,
+    user_strategies,
 )
 from pytest_rmq_conformance.pipeline.report import (
     Block,
@@ -72,7 +75,8 @@ def _secs(ms: float | None) -> str:
 
 
 def _releases(summary: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(c["release"] for c in summary["configurations"]))
+    """The releases whose reference ports were swept."""
+    return list(dict.fromkeys(c["release"] for c in summary["configurations"] if is_reference(c)))
 
 
 def _patterns(summary: dict[str, Any]) -> list[str]:
@@ -116,7 +120,8 @@ def _fault_sentences(summary: dict[str, Any], pattern: str) -> str:
     groups = groups_of(summary, pattern)
     title = PATTERN_TITLES.get(pattern, pattern)
     parts = [f"{title[0].upper()}{title[1:]}. First attempts to the degraded broker during the fault: {_both(summary, pattern, _share)}."]
-    off = [g for (_, on), g in groups.items() if not on and g["degraded_share"] is not None and g["uniform_share"]]
+    off = [g for (_, on), g in groups.items()
+           if not on and is_reference(g) and g["degraded_share"] is not None and g["uniform_share"]]
     if pattern != "slow" and off:
         share, uniform = sum(g["degraded_share"] for g in off) / len(off), off[0]["uniform_share"]
         dropped = DROPPED if pattern == "route-refresh" else ""
@@ -132,10 +137,10 @@ def _fault_sentences(summary: dict[str, Any], pattern: str) -> str:
         )
         parts.append(f"Attempts per message: {_both(summary, pattern, lambda g: _num(g['attempts_per_message']))}; {lost}.")
     parts.append(f"Median time from recovery until it got sends again: {_both(summary, pattern, _back)}.")
-    for (release, on), group in groups.items():
+    for (name, on), group in groups.items():
         if group["lost_from_list"]:
             parts.append(
-                f"{release} ({'on' if on else 'off'}) ended {group['lost_from_list']} of {group['scenarios']} scenarios "
+                f"{name} ({'on' if on else 'off'}) ended {group['lost_from_list']} of {group['scenarios']} scenarios "
                 "with the broker in the route but no queue of it left in the publish list (its entries rewritten to "
                 "other brokers, which lasts until a new route), so it got no sends again."
             )
@@ -227,10 +232,42 @@ def _what_changed(summary: dict[str, Any], faults: list[str]) -> str:
     )
 
 
+def _user_sentences(summary: dict[str, Any], spec: str) -> str:
+    """A user's strategy against the reference port of the release whose send loop played it."""
+    release = next(c["release"] for c in summary["configurations"] if label(c) == spec)
+    parts = []
+    for pattern in [p for p in FAULTS if p in _patterns(summary)]:
+        groups = groups_of(summary, pattern)
+        mine = [groups.get((spec, on)) for on in (False, True)]
+        theirs = [groups.get((release, on)) for on in (False, True)]
+        if None in mine:
+            continue
+
+        def both(show, pair) -> str:
+            return ", ".join(f"{'on' if on else 'off'} {MISSING if g is None else show(g)}" for on, g in zip((False, True), pair))
+
+        text = f"{PATTERN_TITLES[pattern][0].upper()}{PATTERN_TITLES[pattern][1:]}: first attempts to the degraded broker {both(_share, mine)}"
+        if None not in theirs:
+            text += f" ({release}: {both(_share, theirs)})"
+        text += f"; median back after recovery {both(_back, mine)}"
+        if None not in theirs:
+            text += f" ({release}: {both(_back, theirs)})"
+        parts.append(text)
+    errors = sum(g["errors"] for g in summary["groups"] if not is_reference(g) and label(g) == spec)
+    runs = sum(g["scenarios"] for g in summary["groups"] if not is_reference(g) and label(g) == spec)
+    said = f"Your strategy {spec}, played through {release}'s send loop ({release}'s reference port in parentheses)."
+    if errors:
+        said += (f" {errors} of its {runs} scenario runs ended on an exception it raised (see Errors): their counts "
+                 "stop there, and the broker never got sends again in them.")
+    return f"{said} {'. '.join(parts)}." if parts else said
+
+
 def answer(summary: dict[str, Any]) -> list[str]:
-    """The report's answer, one paragraph per item: the headline, then one per fault pattern, then the control."""
+    """The report's answer, one paragraph per item: the headline (the reference ports), then one per
+    fault pattern, then one per user's strategy, then the control."""
     paragraphs = _headline(summary)
     paragraphs += [_fault_sentences(summary, p) for p in FAULTS if p in _patterns(summary)]
+    paragraphs += [_user_sentences(summary, spec) for spec in user_strategies(summary)]
     if "healthy" in _patterns(summary):
         groups = groups_of(summary, "healthy").values()
         gaps = [abs(g["degraded_share"] - g["uniform_share"]) for g in groups if g["degraded_share"] is not None]
@@ -288,7 +325,10 @@ def _space_blocks(summary: dict[str, Any]) -> list[Block]:
                for p in space["patterns"]}
     rows = [
         ("Scenarios", f"{space['scenarios']:,}, each played under {len(summary['configurations'])} configurations "
-         f"(releases {', '.join(_releases(summary))}; sendLatencyFaultEnable off and on)"),
+         f"(releases {', '.join(_releases(summary))}"
+         + (f"; your {'strategy' if len(user_strategies(summary)) == 1 else 'strategies'} "
+            f"{', '.join(user_strategies(summary))}" if user_strategies(summary) else "")
+         + "; sendLatencyFaultEnable off and on)"),
         ("Brokers", span(space["brokers"])),
         ("Queues per broker", span(space["queues"])),
         ("Fault patterns", ", ".join(space["patterns"]) + " (taking turns)"),
@@ -302,10 +342,14 @@ def _space_blocks(summary: dict[str, Any]) -> list[Block]:
     return [Heading(2, "Scenario space"), Table(("Setting", "Value"), rows, "ll")]
 
 
-def _group_row(group: dict[str, Any]) -> tuple[str, ...]:
+def _group_row(group: dict[str, Any], errors: bool = False) -> tuple[str, ...]:
     back = group["returned_after_ms"]
+    return (*_group_cells(group, back), *((str(group["errors"]),) if errors else ()))
+
+
+def _group_cells(group: dict[str, Any], back: dict[str, Any]) -> tuple[str, ...]:
     return (
-        group["release"],
+        label(group),
         "on" if group["latency_fault"] else "off",
         f"{group['scenarios']:,}",
         f"{group['sends']:,}",
@@ -333,9 +377,15 @@ def _result_blocks(summary: dict[str, Any]) -> list[Block]:
             "before the run stopped (the longest isolation of any release and a route poll after recovery)."
         ),
     ]
+    headers: tuple[str, ...] = GROUP_HEADERS
+    if user_strategies(summary):
+        headers = ("Release, or your strategy", *GROUP_HEADERS[1:])
+    errors = any(g["errors"] for g in summary["groups"])
+    if errors:
+        headers = (*headers, "Runs ended on an exception")
     for pattern in _patterns(summary):
-        rows = [_group_row(g) for g in summary["groups"] if g["pattern"] == pattern]
-        blocks += [Heading(3, PATTERN_TITLES.get(pattern, pattern)), Table(GROUP_HEADERS, rows, "ll" + "r" * 11)]
+        rows = [_group_row(g, errors) for g in summary["groups"] if g["pattern"] == pattern]
+        blocks += [Heading(3, PATTERN_TITLES.get(pattern, pattern)), Table(headers, rows, "ll" + "r" * (len(headers) - 2))]
     return blocks
 
 
@@ -345,7 +395,7 @@ def _error_blocks(summary: dict[str, Any]) -> list[Block]:
         return []
     blocks: list[Block] = [Heading(2, "Errors"), Para(f"{errors} scenario runs ended on an exception; the first:")]
     blocks += [
-        Para(f"Scenario {e['scenario']}, {e['release']}, sendLatencyFaultEnable {'on' if e['latency_fault'] else 'off'}: {e['error']}")
+        Para(f"Scenario {e['scenario']}, {label(e)}, sendLatencyFaultEnable {'on' if e['latency_fault'] else 'off'}: {e['error']}")
         for e in summary["errors"]
     ]
     return blocks
@@ -355,8 +405,9 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
     return [
         Heading(1, TITLE),
         Para(
-            f"{summary['tool']}: a producer's synchronous sends against the reference ports of MQFaultStrategy, "
-            "on a simulated clock, with one broker degraded in each scenario."
+            f"{summary['tool']}: a producer's synchronous sends against the reference ports of MQFaultStrategy"
+            + "".join(f" and {spec}" for spec in user_strategies(summary))
+            + ", on a simulated clock, with one broker degraded in each scenario."
         ),
         Heading(2, "The answer"),
         *(Para(text) for text in answer(summary)),

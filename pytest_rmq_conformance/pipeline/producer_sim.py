@@ -2,13 +2,15 @@
 
 One :class:`Scenario` is a route of ``brokers`` × ``queues`` and a fault on one of its brokers
 (the *degraded* one) from ``onset`` to ``recovery``. :func:`simulate` plays it as one sending
-thread of ``DefaultMQProducerImpl.sendDefaultImpl`` does (spec §7.1): a send is due every
-``interval`` ms (later if the previous one is still busy); each send makes up to
-:data:`ATTEMPTS` attempts, the first with no last broker, each later one with the broker
-just tried and ``reset_index``; every attempt that reaches a broker ends in
-``update_fault_item``: ``(latency, isolation=False)`` when it returned, ``(latency,
-isolation=True)`` on a RemotingException. With the default ``startDetectorEnable=false``
-5.3.3 passes ``reachable=True`` either way. No pytest, no Spark: pure and deterministic.
+thread does: a send is due every ``interval`` ms (later if the previous one is still busy);
+before each, the brokers of a :class:`~pytest_rmq_conformance.producer.sending.SimulatedRoute`
+are set as the fault's timeline has them when the send starts (the degraded one slow, down or
+healthy), and the send goes through that route's ``send``, the one simulation of
+``DefaultMQProducerImpl.sendDefaultImpl`` (spec §7.1) the ``rmq_route`` fixture uses too:
+up to :data:`ATTEMPTS` attempts within :data:`SEND_TIMEOUT`, each retry with the broker just
+tried (5.x: and ``reset_index``), ``update_fault_item`` after every attempt with its latency,
+``isolation=True`` on a refused connection (with the default ``startDetectorEnable=false``,
+5.3.3 passes ``reachable=True`` either way). No pytest, no Spark: pure and deterministic.
 
     >>> scenario = Scenario(0, "failing", brokers=3, queues=2, degraded=1, onset=5_000, duration=30_000)
     >>> off = simulate(reference_factory("4.9.8"), scenario, latency_fault=False)
@@ -24,8 +26,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from pytest_rmq_conformance.processqueue.clock import ManualClock
 from pytest_rmq_conformance.producer.contract import BrokerData, FaultStrategy, QueueData, TopicRouteData
 from pytest_rmq_conformance.producer.fault_strategy import NOT_AVAILABLE_DURATION, MQFaultStrategy
+from pytest_rmq_conformance.producer.sending import SimulatedRoute
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = [
     "Scenario",
@@ -64,14 +69,11 @@ def reference_factory(release: str) -> Factory:
     return partial(MQFaultStrategy, version=release)
 
 
-class SimulatedClock:
-    """The time the strategy sees: moved by the simulation only."""
+class SimulatedClock(ManualClock):
+    """The time the strategy sees, from :data:`START`: moved by the simulation and its sends only."""
 
     def __init__(self, now: int = START) -> None:
-        self.ms = now
-
-    def now(self) -> int:
-        return self.ms
+        super().__init__(now)
 
 
 def broker_name(index: int) -> str:
@@ -132,16 +134,26 @@ class Scenario:
         index = [broker_name(b) for b in range(self.brokers)].index(name)
         return self.latencies[index] if index < len(self.latencies) else 5
 
-    def attempt(self, name: str, at: int) -> tuple[bool, int]:
-        """``(failed, latency)`` of an attempt on broker ``name`` that starts ``at`` ms."""
-        faulty = name == self.degraded_name and self.onset <= at < self.recovery and self.pattern != "healthy"
-        if not faulty:
-            return False, self.base_latency(name)
+    def fault_at(self, at: int) -> str | None:
+        """How the degraded broker answers a send that starts ``at`` ms: ``"slow"``, ``"down"``,
+        or ``None`` (as healthy as the others)."""
+        if self.pattern == "healthy" or not self.onset <= at < self.recovery:
+            return None
         if self.pattern == "slow":
-            return False, self.slow_latency
+            return "slow"
         if self.pattern == "flapping" and ((at - self.onset) // self.flap_period) % 2:
-            return False, self.base_latency(name)
-        return True, self.fail_latency
+            return None
+        return "down"
+
+    def set_brokers(self, route: SimulatedRoute, fault: str | None) -> None:
+        """The brokers of ``route`` as :meth:`fault_at` has them: the degraded one slow
+        (``slow_latency``), down (a refused connection after ``fail_latency``) or healthy."""
+        if fault == "slow":
+            route.slow(self.degraded_name, self.slow_latency)
+        elif fault == "down":
+            route.down(self.degraded_name, self.fail_latency)
+        else:
+            route.healthy(self.degraded_name)
 
     def route_changes(self) -> list[tuple[int, tuple[int, ...]]]:
         """``(at, brokers in the route)`` after the first route: route-refresh drops the failing
@@ -205,31 +217,43 @@ def _new_info(strategy: FaultStrategy, scenario: Scenario, brokers: tuple[int, .
     return info
 
 
-def simulate(factory: Factory, scenario: Scenario, latency_fault: bool, *, trace: bool = False) -> Measured:
+def simulate(factory: Factory, scenario: Scenario, latency_fault: bool, *, trace: bool = False,
+             release: str | None = None) -> Measured:
     """Play ``scenario`` against a strategy from ``factory`` with ``sendLatencyFaultEnable`` set
-    to ``latency_fault``. With ``trace``, ``Measured.trace`` lists every send as ``(start ms,
-    brokers tried, failed)``."""
+    to ``latency_fault``, through the send loop of ``release`` (default: a reference port's own
+    release, :data:`DEFAULT_RELEASE` for any other strategy). With ``trace``, ``Measured.trace``
+    lists every send as ``(start ms, brokers tried, failed)``."""
     clock = SimulatedClock()
     measured = Measured()
     try:
-        _play(factory, clock, scenario, latency_fault, measured, trace)
+        _play(factory, clock, scenario, latency_fault, measured, trace, release)
     except Exception as exc:  # a strategy that raises: recorded, the run ends there
         measured.error = f"at {clock.now() - START} ms: {type(exc).__name__}: {exc}"[:300]
     return measured
 
 
+def _own_release(strategy: Any) -> str:
+    """A reference port's release; :data:`DEFAULT_RELEASE` for any other strategy."""
+    return strategy.version if isinstance(strategy, MQFaultStrategy) else DEFAULT_RELEASE
+
+
 def _play(factory: Factory, clock: SimulatedClock, scenario: Scenario, latency_fault: bool, measured: Measured,
-          trace: bool) -> None:
+          trace: bool, release: str | None) -> None:
     strategy = factory(clock=clock)
     strategy.send_latency_fault_enable = latency_fault
     worst = getattr(strategy, "which_item_worst", None)
     if worst is not None:
         worst.pin(None, scenario.seed ^ 0x5EED)
+    names = [broker_name(b) for b in range(scenario.brokers)]
+    route = SimulatedRoute(
+        dict.fromkeys(names, scenario.queues), clock=clock, version=release or _own_release(strategy), topic=TOPIC,
+        latencies={name: scenario.base_latency(name) for name in names}, seed=scenario.seed,
+    )
     routed = tuple(range(scenario.brokers))
     info = _new_info(strategy, scenario, routed, 0)
     changes = scenario.route_changes()
     degraded = scenario.degraded_name
-    due, busy_until, generation = 0, 0, 0
+    due, busy_until, generation, fault = 0, 0, 0, None
     while True:
         start = max(due, busy_until)
         if start >= scenario.horizon or (start >= scenario.recovery and measured.returned_after is not None):
@@ -241,42 +265,24 @@ def _play(factory: Factory, clock: SimulatedClock, scenario: Scenario, latency_f
             generation += 1
             routed = changes.pop(0)[1]
             info = _new_info(strategy, scenario, routed, generation)
-        in_fault = scenario.onset <= start < scenario.recovery
-        tried, failed, now = _send(strategy, info, scenario, clock, start)
-        busy_until = now
+        clock.set(START + start)
+        if scenario.fault_at(start) != fault:
+            fault = scenario.fault_at(start)
+            scenario.set_brokers(route, fault)
+        sent = route.send(strategy, info, retries=ATTEMPTS - 1, timeout=SEND_TIMEOUT)
+        tried = [(attempt.broker, attempt.started - START) for attempt in sent.attempts]
+        failed = not sent.ok
+        busy_until = sent.ended - START
         measured.total_sends += 1
-        if in_fault:
+        if scenario.onset <= start < scenario.recovery:
             measured.sends += 1
             measured.first_to_degraded += bool(tried) and tried[0][0] == degraded
             measured.failed += failed
             measured.attempts += len(tried)
-            measured.latency += now - start
+            measured.latency += busy_until - start
         if measured.returned_after is None:
             back = [at for name, at in tried if name == degraded and at >= scenario.recovery]
             if back:
                 measured.returned_after = back[0] - scenario.recovery
         if trace:
             measured.trace.append((start, tuple(name for name, _ in tried), failed))
-
-
-def _send(strategy: FaultStrategy, info, scenario: Scenario, clock: SimulatedClock, start: int):
-    """One send through ``sendDefaultImpl``'s loop: ``([(broker, attempt start), ...], failed,
-    end)`` in ms from the scenario's start."""
-    clock.ms = START + start
-    tried: list[tuple[str, int]] = []
-    last = None
-    for attempt in range(ATTEMPTS):
-        if clock.ms - START - start > SEND_TIMEOUT:
-            break  # Java: RemotingTooMuchRequestException("sendDefaultImpl call timeout"), no fault update
-        mq = strategy.select_one_message_queue(info, last, attempt > 0)
-        if mq is None:
-            break
-        at = clock.ms - START
-        failed, latency = scenario.attempt(mq.broker_name, at)
-        tried.append((mq.broker_name, at))
-        clock.ms += latency
-        strategy.update_fault_item(mq.broker_name, latency, failed, True)
-        if not failed:
-            return tried, False, clock.ms - START
-        last = mq.broker_name
-    return tried, True, clock.ms - START

@@ -1,4 +1,5 @@
-"""Per fault pattern, release and ``sendLatencyFaultEnable`` setting, the aggregates of a producer
+"""Per fault pattern, configuration (a release's reference port or a user's strategy) and
+``sendLatencyFaultEnable`` setting, the aggregates of a producer
 sweep's results, computed by Spark, as ``summary.json``.
 
 Every figure is exact and independent of partitioning: shares are sums of integer counts over
@@ -10,12 +11,14 @@ counts the scenarios that ended with the degraded broker routed but absent from 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.engine.golden.data import schema_problems
 from pytest_rmq_conformance.pipeline.producer_isolation import isolation_tables
-from pytest_rmq_conformance.pipeline.producer_space import CONFIGURATIONS, ProducerSpace
+from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace
+from pytest_rmq_conformance.pipeline.producer_strategies import Configuration, configurations
 
 __all__ = ["summarize", "validate_summary", "ERRORS_SHOWN"]
 
@@ -44,6 +47,7 @@ def _group(row: Any) -> dict[str, Any]:
     p50, p90 = row["percentiles"] or (None, None)
     return {
         "pattern": row["pattern"],
+        "strategy": row["strategy"],
         "release": row["release"],
         "latency_fault": row["latency_fault"],
         "scenarios": row["scenarios"],
@@ -65,12 +69,15 @@ def _group(row: Any) -> dict[str, Any]:
     }
 
 
-def summarize(df, *, space: ProducerSpace, master: str, partitions: int) -> dict[str, Any]:
-    """The summary of the results DataFrame ``df`` (one row per scenario and configuration)."""
+def summarize(
+    df, *, space: ProducerSpace, master: str, partitions: int, configs: Sequence[Configuration] | None = None
+) -> dict[str, Any]:
+    """The summary of the results DataFrame ``df`` (one row per scenario and configuration of
+    ``configs``, default the reference ports')."""
     from pyspark.sql import functions as F
 
     grouped = (
-        df.groupBy("pattern", "release", "latency_fault")
+        df.groupBy("pattern", "strategy", "release", "latency_fault")
         .agg(
             F.count("*").alias("scenarios"),
             F.sum("sends").alias("sends"),
@@ -89,29 +96,31 @@ def summarize(df, *, space: ProducerSpace, master: str, partitions: int) -> dict
     )
     errors = (
         df.where(F.col("error") != "")
-        .orderBy("scenario", "release", "latency_fault")
-        .select("scenario", "release", "latency_fault", "error")
+        .orderBy("scenario", "strategy", "release", "latency_fault")
+        .select("scenario", "strategy", "release", "latency_fault", "error")
         .limit(ERRORS_SHOWN)
         .collect()
     )
-    order = {(r, on): i for i, (r, on) in enumerate(CONFIGURATIONS)}
+    configs = configurations() if configs is None else list(configs)
+    order = {(c.strategy, c.release, c.latency_fault): i for i, c in enumerate(configs)}
     patterns = list(space.patterns)
     groups = sorted(
         (_group(row) for row in grouped),
-        key=lambda g: (patterns.index(g["pattern"]), order[(g["release"], g["latency_fault"])]),
+        key=lambda g: (patterns.index(g["pattern"]), order[(g["strategy"], g["release"], g["latency_fault"])]),
     )
     return {
         "tool": f"pytest-rmq-conformance {__version__}",
         "mode": "producer",
         "space": space.describe(),
-        "configurations": [{"release": r, "latency_fault": on} for r, on in CONFIGURATIONS],
+        "configurations": [c.as_dict() for c in configs],
         "master": master,
         "partitions": partitions,
         "elapsed_seconds": 0.0,
         "groups": groups,
         "isolation": isolation_tables(),
         "errors": [
-            {"scenario": e["scenario"], "release": e["release"], "latency_fault": e["latency_fault"], "error": e["error"]}
+            {"scenario": e["scenario"], "strategy": e["strategy"], "release": e["release"],
+             "latency_fault": e["latency_fault"], "error": e["error"]}
             for e in errors
         ],
     }

@@ -152,8 +152,9 @@ def rmq_fault_strategy(rmq_conformance, rmq_clock) -> FaultStrategies:
 def rmq_route(rmq_conformance, rmq_clock):
     """A factory of :class:`~pytest_rmq_conformance.producer.sending.SimulatedRoute`:
     ``rmq_route(brokers={"broker-a": 4, "broker-b": 4}, topic="TopicTest", latency=1,
-    version=None, clock=None, seed=0)`` is a topic's route (``.route``, a ``TopicRouteData``) over
-    simulated brokers answering in ``latency`` ms on ``rmq_clock``, following the send loop
+    latencies=None, version=None, clock=None, seed=0)`` is a topic's route (``.route``, a
+    ``TopicRouteData``) over simulated brokers answering in ``latency`` ms (those named in
+    ``latencies``, a dict, in their own) on ``rmq_clock``, following the send loop
     of ``--rmq-reference-version``, its publish infos' counters seeded with ``seed`` (``None``:
     random, as in Java). Make a broker ``.slow(name, ms=)``, ``.down(name)``,
     ``.error(name, code=)`` or ``.healthy(name)``; ``.send(strategy)`` sends one message as
@@ -180,6 +181,7 @@ def rmq_route(rmq_conformance, rmq_clock):
         *,
         topic: str = "TopicTest",
         latency: int = 1,
+        latencies: Mapping[str, int] | None = None,
         version: str | None = None,
         clock: Any = None,
         seed: int | None = 0,
@@ -190,6 +192,7 @@ def rmq_route(rmq_conformance, rmq_clock):
             version=version or rmq_conformance.settings.version,
             topic=topic,
             latency=latency,
+            latencies=latencies,
             seed=seed,
         )
 

@@ -78,7 +78,7 @@ class ManualTime(Protocol):
     def advance(self, millis: int) -> Any: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attempt:
     """One attempt of a send: the queue selected, when it started, how long it took, and what
     went wrong (``error`` is ``None`` when the broker stored the message), with the
@@ -104,7 +104,7 @@ class Attempt:
         return f"{where} ok {self.latency} ms" if self.ok else f"{where} {self.error} after {self.latency} ms"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SendOutcome:
     """What one send did: its ``attempts`` in order and its ``status`` (:data:`SEND_OK`,
     :data:`FAILED`, :data:`TIMEOUT`, :data:`BROKER_ERROR` or :data:`NO_QUEUE`)."""
@@ -143,6 +143,7 @@ class _Broker:
     queues: int
     state: str
     latency: int
+    healthy: int
     code: int | None = None
 
 
@@ -157,11 +158,12 @@ def _millis(value: Any, what: str) -> int:
 class SimulatedRoute:
     """A topic's route (``route``, a :class:`TopicRouteData`) over simulated brokers, each
     with ``brokers[name]`` write queues and a master, all healthy and answering in
-    ``latency`` ms.
+    ``latency`` ms (``latencies[name]`` for a broker named there: its own healthy latency).
 
     A test changes how a broker answers; every call replaces what the broker did before:
     :meth:`slow` (stores after ``ms``), :meth:`down` (unreachable: the connection fails
-    after ``ms``), :meth:`error` (answers a broker response ``code``), :meth:`healthy`.
+    after ``ms``), :meth:`error` (answers a broker response ``code``), :meth:`healthy`
+    (stores after its healthy latency again).
     ``version`` is the Java client release whose send loop :meth:`send` follows. The publish
     infos it makes have their counter's ``java.util.Random`` seeded with ``seed`` (``None``:
     from the time, as in Java), so that sends are repeatable.
@@ -190,6 +192,7 @@ class SimulatedRoute:
         version: str = DEFAULT_RELEASE,
         topic: str = "TopicTest",
         latency: int = 1,
+        latencies: Mapping[str, int] | None = None,
         seed: int | None = 0,
     ) -> None:
         if not callable(getattr(clock, "now", None)) or not callable(getattr(clock, "advance", None)):
@@ -212,7 +215,10 @@ class SimulatedRoute:
                 raise ValueError(f"a broker name is a non-empty string, not {name!r}")
             if isinstance(queues, bool) or not isinstance(queues, int) or queues < 1:
                 raise ValueError(f"broker {name!r} needs a positive number of write queues, not {queues!r}")
-            self._brokers[name] = _Broker(name, queues, _UP, self.latency)
+            self._brokers[name] = _Broker(name, queues, _UP, self.latency, self.latency)
+        for name, ms in (latencies or {}).items():
+            broker = self._broker(name)
+            broker.latency = broker.healthy = _millis(ms, f"the latency of {name!r}")
         self.route = TopicRouteData(
             queue_datas=tuple(QueueData(b.name, b.queues, read_queue_nums=b.queues) for b in self._brokers.values()),
             broker_datas=tuple(BrokerData(b.name, {MASTER_ID: self.address(b.name)}) for b in self._brokers.values()),
@@ -250,17 +256,18 @@ class SimulatedRoute:
     def error(self, name: str, code: int, ms: int | None = None) -> None:
         """``name`` answers every send with the broker response ``code`` (an
         ``MQBrokerException``; e.g. 14 SERVICE_NOT_AVAILABLE, 2 SYSTEM_BUSY, 25
-        SUBSCRIPTION_NOT_EXIST), after ``ms`` (default: the route's ``latency``)."""
+        SUBSCRIPTION_NOT_EXIST), after ``ms`` (default: the broker's healthy latency)."""
         broker = self._broker(name)
         if isinstance(code, bool) or not isinstance(code, int):
             raise TypeError(f"a broker response code is an int, not {code!r}")
-        latency = self.latency if ms is None else _millis(ms, f"the latency of {name!r}")
+        latency = broker.healthy if ms is None else _millis(ms, f"the latency of {name!r}")
         broker.state, broker.latency, broker.code = _ERROR, latency, code
 
     def healthy(self, name: str | None = None) -> None:
-        """``name`` (every broker, without a name) stores again after the route's ``latency``."""
+        """``name`` (every broker, without a name) stores again after its healthy latency (the
+        route's ``latency``, or its own in ``latencies``)."""
         for broker in self._brokers.values() if name is None else [self._broker(name)]:
-            broker.state, broker.latency, broker.code = _UP, self.latency, None
+            broker.state, broker.latency, broker.code = _UP, broker.healthy, None
 
     def state(self, name: str) -> str:
         """How ``name`` answers now: ``"up 1 ms"``, ``"down after 0 ms"``, ``"error 14 after 1 ms"``."""
@@ -338,7 +345,8 @@ class SimulatedRoute:
         codes = RETRY_RESPONSE_CODES[self._release[0]] if retry_response_codes is None else frozenset(retry_response_codes)
         fifth = self._release >= (5, 0, 0)
         info = self.publish_info(strategy) if info is None else info
-        first = self.clock.now()
+        now = self.clock.now
+        first = now()
         attempts: list[Attempt] = []
         status = FAILED
         for times in range(1 + retries):
@@ -349,12 +357,12 @@ class SimulatedRoute:
                 break
             if not isinstance(queue, MessageQueue):
                 raise TypeError(f"select_one_message_queue returned {queue!r:.80}, not a MessageQueue or None")
-            started = self.clock.now()
+            started = now()
             if timeout < started - first:
                 status = TIMEOUT
                 break
             error, isolation, reachable = self._attempt(queue, timeout - (started - first), start_detector_enable)
-            attempt = Attempt(queue, started, self.clock.now() - started, error, isolation, reachable)
+            attempt = Attempt(queue, started, now() - started, error, isolation, reachable)
             attempts.append(attempt)
             strategy.update_fault_item(queue.broker_name, attempt.latency, isolation, reachable)
             if error is None:
@@ -363,7 +371,7 @@ class SimulatedRoute:
             if error.startswith("MQBrokerException") and self._brokers[queue.broker_name].code not in codes:
                 status = BROKER_ERROR
                 break
-        return SendOutcome(tuple(attempts), status, first, self.clock.now())
+        return SendOutcome(tuple(attempts), status, first, now())
 
     def _attempt(self, queue: MessageQueue, left: int, start_detector_enable: bool) -> tuple[str | None, bool, bool]:
         """Run one attempt on the clock: ``(error, isolation, reachable)`` as Java records it."""
