@@ -126,7 +126,7 @@ def _stderr_to(path: Path | None):
 
 
 def spark_session(master: str, quiet: bool = True, log: Path | None = None):
-    """A Spark session on ``master`` whose workers run this Python, with Spark's logging
+    """A Spark session on ``master`` whose workers run this Python with this ``PYTHONPATH``, with Spark's logging
     limited to errors (``quiet``) and, given ``log``, everything the JVM prints sent there;
     in local mode a failed task is tried up to 4 times."""
     warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
@@ -143,6 +143,8 @@ def spark_session(master: str, quiet: bool = True, log: Path | None = None):
         .config("spark.task.maxFailures", "4")
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "256")
     )
+    if os.environ.get("PYTHONPATH"):  # the workers' path as it is now, not as when this process started the JVM
+        builder = builder.config("spark.executorEnv.PYTHONPATH", os.environ["PYTHONPATH"])
     if quiet:
         options = f"-Dlog4j2.configurationFile={_LOG4J.as_uri()}"
         builder = builder.config("spark.driver.extraJavaOptions", options).config("spark.executor.extraJavaOptions", options)
