@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ __all__ = [
     "Golden",
     "load_golden",
     "read_jsonl",
+    "RawJSON",
+    "loads_lazily",
     "schema_problems",
     "check_runs",
     "write_golden",
@@ -126,13 +129,91 @@ def _load_manifest(directory: Path, validate: bool) -> dict[str, Run]:
         raise GoldenDataError(f"{path}: not a valid golden manifest ({type(exc).__name__}: {exc})") from None
 
 
-def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dict[str, Any]]]:
+@dataclass(frozen=True)
+class RawJSON:
+    """A value of a JSON document left as its text (``text[start:end]``) until :meth:`load`
+    is asked: a golden line's part that a reader needs only now and then (a kind's
+    ``lazy_keys``). Parsed whole, every case would keep it alive for the whole run; as text
+    it is one string, which the garbage collector does not walk. ``length`` is the number
+    of items when it is an array."""
+
+    text: str = field(repr=False)
+    start: int
+    end: int
+    length: int | None = None
+
+    def load(self) -> Any:
+        """The value, parsed anew on every call."""
+        return _DECODER.raw_decode(self.text, self.start)[0]
+
+
+_DECODER = json.JSONDecoder()
+#: ``json.decoder.scanstring``: a string's value and end, from past its opening quote
+_scanstring: Callable[[str, int], tuple[str, int]] = vars(json.decoder)["scanstring"]
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, at: int) -> int:
+    """Past the JSON whitespace at ``at``."""
+    space = _SPACE.match(text, at)
+    return at if space is None else space.end()
+
+
+def loads_lazily(text: str, lazy: Sequence[Sequence[str]]) -> Any:
+    """``json.loads(text)``, except the values at the key paths ``lazy`` (``("expect", "*",
+    "steps")``; ``*`` is any key or array item), which are :class:`RawJSON`. ``ValueError``
+    (``json.JSONDecodeError``) for text that is not one JSON value."""
+    value, end = _lazy_value(text, _skip(text, 0), [tuple(path) for path in lazy])
+    end = _skip(text, end)
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
+def _lazy_value(text: str, at: int, paths: list[tuple[str, ...]]) -> tuple[Any, int]:
+    if not paths:
+        return _DECODER.raw_decode(text, at)
+    if () in paths:
+        value, end = _DECODER.raw_decode(text, at)  # read through to find its end, then dropped
+        return RawJSON(text, at, end, len(value) if isinstance(value, list) else None), end
+    opener = text[at:at + 1]
+    if opener not in ("{", "["):
+        return _DECODER.raw_decode(text, at)
+    closer = "}" if opener == "{" else "]"
+    items: Any = {} if opener == "{" else []
+    at = _skip(text, at + 1)
+    if text[at:at + 1] == closer:
+        return items, at + 1
+    while True:
+        if opener == "{":
+            if text[at:at + 1] != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+            key, at = _scanstring(text, at + 1)
+            at = _skip(text, at)
+            if text[at:at + 1] != ":":
+                raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+            at = _skip(text, at + 1)
+            items[key], at = _lazy_value(text, at, [path[1:] for path in paths if path[0] in (key, "*")])
+        else:
+            item, at = _lazy_value(text, at, [path[1:] for path in paths if path[0] == "*"])
+            items.append(item)
+        at = _skip(text, at)
+        if text[at:at + 1] == closer:
+            return items, at + 1
+        if text[at:at + 1] != ",":
+            raise json.JSONDecodeError(f"Expecting ',' delimiter or {closer!r}", text, at)
+        at = _skip(text, at + 1)
+
+
+def read_jsonl(path: Path, schema: str | Path | None, lazy: Sequence[Sequence[str]] = ()) -> Iterator[tuple[str, dict[str, Any]]]:
     """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json`` or
-    the schema file ``schema`` (not checked when ``schema`` is ``None``).
+    the schema file ``schema`` (not checked when ``schema`` is ``None``; then the values at the
+    key paths ``lazy`` are left as :class:`RawJSON`, see :func:`loads_lazily`).
 
     Yields ``(where, document)`` with ``where`` = ``"<path>:<line> (case <id>)"``;
     raises :class:`GoldenDataError` at the first unreadable or invalid line.
     """
+    lazy = lazy if schema is None else ()
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -142,7 +223,7 @@ def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dic
             continue
         where = f"{path}:{number}"
         try:
-            data = json.loads(line)
+            data = loads_lazily(line, lazy) if lazy else json.loads(line)
         except json.JSONDecodeError as exc:
             raise GoldenDataError(f"{where}: not JSON: {exc}") from None
         problems = [] if schema is None else schema_problems(schema, data)
@@ -162,7 +243,8 @@ def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[
             f"{path}: no registered family {path.stem!r} (a golden file is named after its family: "
             f"{', '.join(kinds.names())})"
         ) from None
-    for where, data in read_jsonl(path, kind.case_schema if validate else None):
+    lazy = () if validate else getattr(kind, "lazy_keys", ())
+    for where, data in read_jsonl(path, kind.case_schema if validate else None, lazy):
         try:
             expected_file = f"{data['strategy']}.jsonl"
             if path.name != expected_file:

@@ -7,24 +7,68 @@ becomes a :class:`TraceCase` (``FAULT_STRATEGY``) or a :class:`SelectorCase` (``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError, Run, check_runs
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, RawJSON, Run, check_runs
 
-__all__ = ["TraceCase", "SelectorCase", "Answers", "parse_case"]
+__all__ = ["TraceCase", "SelectorCase", "Answers", "StepAnswers", "parse_case"]
 
 
 @dataclass(frozen=True)
 class Answers:
     """Java's answers shared by a group of releases: one per step of a trace (``None`` where
-    nothing is observed) with the publish list it built, or one per selector call."""
+    nothing is observed) with the publish list it built, or one per selector call.
+    ``answers`` is a tuple, or a :class:`StepAnswers` that reads as one."""
 
     runs: tuple[str, ...]
-    answers: tuple[Any, ...]
+    answers: Sequence[Any]
     publish_list_runs: tuple[tuple[str, int], ...] = ()
     nondeterministic_step: int | None = None
+
+
+class StepAnswers(Sequence[Any]):
+    """A trace's step answers as its golden line holds them, parsed when read: a sequence
+    equal to the tuple of them. The last one parsed is kept (reading them item by item parses
+    them once), no other."""
+
+    __slots__ = ("_raw",)
+    #: the answers parsed last, and whose they are
+    _last: ClassVar[tuple[StepAnswers, tuple[Any, ...]] | None] = None
+
+    def __init__(self, raw: RawJSON):
+        self._raw = raw
+
+    def decoded(self) -> tuple[Any, ...]:
+        """The answers, parsed (or the ones parsed last, if they are these)."""
+        last = StepAnswers._last
+        if last is not None and last[0] is self:
+            return last[1]
+        answers = tuple(self._raw.load())
+        StepAnswers._last = (self, answers)
+        return answers
+
+    def __len__(self) -> int:
+        return self._raw.length or 0
+
+    def __getitem__(self, index):
+        return self.decoded()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.decoded())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StepAnswers):
+            return self is other or self.decoded() == other.decoded()
+        if isinstance(other, tuple):
+            return self.decoded() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.decoded())
 
 
 @dataclass(frozen=True)
@@ -74,13 +118,20 @@ def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> 
     expect = []
     for n, group in enumerate(data["expect"]):
         if "steps" in group:
-            if len(group["steps"]) != len(data["steps"]):
-                raise GoldenDataError(f"{where}: expect/{n} has {len(group['steps'])} step answers for {len(data['steps'])} steps")
+            steps = group["steps"]
+            if isinstance(steps, RawJSON):  # shipped data, read lazily
+                if steps.length is None:
+                    raise GoldenDataError(f"{where}: expect/{n}/steps is not an array")
+                answers: Sequence[Any] = StepAnswers(steps)
+            else:
+                answers = tuple(steps)
+            if len(answers) != len(data["steps"]):
+                raise GoldenDataError(f"{where}: expect/{n} has {len(answers)} step answers for {len(data['steps'])} steps")
             nondeterministic = group.get("nondeterministic")
             expect.append(
                 Answers(
                     tuple(group["runs"]),
-                    tuple(group["steps"]),
+                    answers,
                     tuple((broker, count) for broker, count in group["publishListRuns"]),
                     None if nondeterministic is None else nondeterministic["step"],
                 )
