@@ -393,6 +393,7 @@ class JavaConcurrentHashMap(Generic[V]):
             size *= 2
         self._bins: list[list[str]] = [[] for _ in range(size)]
         self._values: dict[str, V] = {}
+        self._order: list[str] | None = []  # the keys in iteration order, until a key comes or goes
 
     @staticmethod
     def spread(key: str) -> int:
@@ -415,6 +416,7 @@ class JavaConcurrentHashMap(Generic[V]):
         old = self._values.get(key)
         if key not in self._values:
             self._bins[self.spread(key) & (len(self._bins) - 1)].append(key)
+            self._order = None
         self._values[key] = value
         if len(self._values) >= len(self._bins) * 3 // 4:
             self._grow()
@@ -434,6 +436,7 @@ class JavaConcurrentHashMap(Generic[V]):
         if key not in self._values:
             return None
         self._bins[self.spread(key) & (len(self._bins) - 1)].remove(key)
+        self._order = None
         return self._values.pop(key)
 
     def _grow(self) -> None:
@@ -453,6 +456,7 @@ class JavaConcurrentHashMap(Generic[V]):
             for key, is_high in zip(keys[:tail], high):
                 (high_side if is_high else low_side).insert(0, key)
         self._bins = bins
+        self._order = None
 
     def __contains__(self, key: object) -> bool:
         return key in self._values
@@ -465,10 +469,14 @@ class JavaConcurrentHashMap(Generic[V]):
 
     def keys(self) -> Iterator[str]:
         """The keys in Java's iteration order."""
-        return iter(list(chain.from_iterable(self._bins)))  # a snapshot: the map may change meanwhile
+        order = self._order
+        if order is None:
+            order = self._order = list(chain.from_iterable(self._bins))
+        return iter(order)  # a snapshot: a key that comes or goes makes a new list
 
     def values(self) -> Iterator[V]:
-        return (self._values[key] for key in self.keys())
+        values = self._values
+        return (values[key] for key in self.keys())
 
     def items(self) -> Iterator[tuple[str, V]]:
         return ((key, self._values[key]) for key in self.keys())
