@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from operator import is_
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
@@ -131,44 +132,88 @@ def _call(func: Callable[[], Any], timeout: float | None) -> tuple[Any, BaseExce
         return None, exc
 
 
+def _get(what: str, func: Callable[[], Any]) -> Any:
+    """What ``func`` reads of the strategy's state, inside a call already under the time limit;
+    :class:`Fault` naming ``what`` when that cannot be read."""
+    try:
+        return func()
+    except Exception as exc:
+        raise Fault(f"{what} raised {type(exc).__name__}: {exc}", exc) from None
+
+
+def _limited(func: Callable[[], Any], timeout: float | None) -> Any:
+    """``func()``, the reads and calls of one step, under one time limit: :class:`Fault` for a
+    hang or a ``sys.exit``; what ``func`` raises otherwise."""
+    try:
+        return call_with_timeout(func, timeout)
+    except CallTimeout as exc:
+        raise Fault(f"did not return: {exc} (--rmq-timeout)", exc) from None
+    except StrategyExit as exc:
+        raise Fault(str(exc)) from None
+
+
+_FAULT_ITEM = ("name", "latency", "start_timestamp")
+
+
 class _Trace:
-    """One fault-strategy trace being played against ``strategy``."""
+    """One fault-strategy trace being played against ``strategy``.
+
+    A step's calls and reads go under one time limit. The publish list's entries and the
+    fault items are checked when they are read, except those that are the very objects
+    checked at the last read (the usual case: a select leaves them as they were)."""
 
     def __init__(self, case: TraceCase, strategy: Any, clock: TraceClock, timeout: float | None):
         self.case, self.strategy, self.clock, self.timeout = case, strategy, clock, timeout
         self.info: Any = None
+        self._listed: list[Any] = []  # the entries checked last
+        self._itemised: list[Any] = []  # the fault items checked last
 
     # -- state ---------------------------------------------------------------
 
     def _read(self, what: str, func: Callable[[], Any]) -> Any:
         """What ``func`` reads of the strategy's state, under the time limit; :class:`Fault`
         naming ``what`` when that cannot be read."""
-        value, raised = _call(func, self.timeout)
-        if raised is not None:
-            raise Fault(f"{what} raised {type(raised).__name__}: {raised}", raised)
-        return value
+        return _limited(partial(_get, what, func), self.timeout)
 
-    def entries(self) -> list[MessageQueue]:
-        """The publish list's entries, each a ``MessageQueue`` of the case's topic."""
-        entries = self._read("the publish info's queues", lambda: list(self.info.queues))
-        for position, mq in enumerate(entries):
-            if type(mq) is not MessageQueue or mq.topic != self.case.topic:
-                shown = f"{type(mq).__name__} {mq!r:.60}"
-                raise Fault(f"the publish list holds {shown} at position {position}, not a MessageQueue of topic {self.case.topic!r}")
+    def entries(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> list[MessageQueue]:
+        """The publish list's entries, each a ``MessageQueue`` of the case's topic (read under
+        its own time limit, or by ``read`` inside a limited call)."""
+        entries = (read or self._read)("the publish info's queues", lambda: list(self.info.queues))
+        listed = self._listed
+        if len(entries) != len(listed) or not all(map(is_, entries, listed)):
+            self._check_entries(entries)
         return entries
+
+    def _check_entries(self, entries: list[Any]) -> None:
+        """:class:`Fault` unless every entry is a ``MessageQueue`` of the case's topic; then
+        they are the entries checked last."""
+        topic = self.case.topic
+        for position, mq in enumerate(entries):
+            if type(mq) is not MessageQueue or mq.topic != topic:
+                shown = f"{type(mq).__name__} {mq!r:.60}"
+                raise Fault(f"the publish list holds {shown} at position {position}, not a MessageQueue of topic {topic!r}")
+        self._listed = entries
 
     def queues(self) -> tuple[tuple[str, int], ...]:
         return tuple((mq.broker_name, mq.queue_id) for mq in self.entries()) if self.info is not None else ()
 
-    def counter(self) -> int | None:
-        return None if self.info is None else self._read("the counter's stored value", lambda: self.info.send_which_queue.stored)
+    def counter(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> int | None:
+        return None if self.info is None else (read or self._read)("the counter's stored value", lambda: self.info.send_which_queue.stored)
 
-    def items(self) -> list[Any]:
-        items = self._read("fault_items()", lambda: list(self.strategy.fault_items()))
-        for item in items:
-            if not all(hasattr(item, name) for name in ("name", "latency", "start_timestamp")):
-                raise Fault(f"fault_items() gave {type(item).__name__} {item!r:.60}, not a FaultItem")
+    def items(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> list[Any]:
+        items = (read or self._read)("fault_items()", lambda: list(self.strategy.fault_items()))
+        itemised = self._itemised
+        if len(items) != len(itemised) or not all(map(is_, items, itemised)):
+            self._check_items(items)
         return items
+
+    def _check_items(self, items: list[Any]) -> None:
+        """:class:`Fault` unless every item has a name, a latency and a start timestamp; then
+        they are the items checked last."""
+        for item in items:
+            if not all(hasattr(item, name) for name in _FAULT_ITEM):
+                raise Fault(f"fault_items() gave {type(item).__name__} {item!r:.60}, not a FaultItem")
+        self._itemised = items
 
     def table(self, items: list[Any] | None = None) -> dict[str, dict[str, Any]]:
         return {
@@ -177,9 +222,9 @@ class _Trace:
             for item in (self.items() if items is None else items)
         }
 
-    def worst(self) -> int | None:
+    def worst(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> int | None:
         counter = getattr(self.strategy, "which_item_worst", None)
-        return None if counter is None else self._read("which_item_worst's stored value", lambda: counter.stored)
+        return None if counter is None else (read or self._read)("which_item_worst's stored value", lambda: counter.stored)
 
     def configure(self, params: Mapping[str, Any], initial: Mapping[str, Any]) -> None:
         """Set the configuration as Java's setters did, and pin 4.x's ``whichItemWorst``."""
@@ -207,9 +252,13 @@ class _Trace:
     def play(self, step: Mapping[str, Any]) -> Any:
         """Take ``step``; what can be observed of it, in the vectors' vocabulary."""
         op = step["op"]
+        if op in ("select", "tp_select"):
+            return _limited(partial(self._select, op, step), self.timeout)
         if op == "advance":
             self.clock.advance(step["ms"])
             return None
+        if op == "update":
+            return _limited(partial(self._update, step), self.timeout)
         if op == "set_index":
             self._read("setting the counter", partial(setattr, self.info.send_which_queue, "stored", step["value"]))
             return None
@@ -218,38 +267,94 @@ class _Trace:
             return None
         if op == "route":
             return {"publishListRuns": self.install(step["route"], step["sendIndex"], step["sendIndexSeed"])}
-        if op == "update":
-            update = partial(self.strategy.update_fault_item, step["broker"], step["latency"], step["isolation"], step["reachable"])
-            _, raised = _call(update, self.timeout)
-            return {"item": self.table().get(step["broker"]), "raised": raised}
         if op == "detect":
             detect = getattr(self.strategy, "detect_by_one_round", None)
             if detect is not None:
                 resolve, reachable = step["resolve"], set(step["reachableAddrs"])
                 self._read("detect_by_one_round", partial(detect, resolve.get, lambda addr, timeout: addr in reachable))
             return {"tableAfter": self.table()}
-        before_list, before_items = self.entries(), self.items()
+        return _limited(partial(self._select, op, step), self.timeout)  # an op of no other kind is played as a select
+
+    def _update(self, step: Mapping[str, Any]) -> dict[str, Any]:
+        """An update and the broker's fault item after it (inside a limited call)."""
+        update = partial(self.strategy.update_fault_item, step["broker"], step["latency"], step["isolation"], step["reachable"])
+        try:
+            update()
+            raised = None
+        except Exception as exc:  # an exception is an answer to compare
+            raised = exc
+        return {"item": self.table(self.items(_get)).get(step["broker"]), "raised": raised}
+
+    def _select(self, op: str, step: Mapping[str, Any]) -> dict[str, Any]:
+        """A select (``select`` or ``tp_select``) and the state it left (inside a limited call).
+        The hot path of a replay: :meth:`entries`, :meth:`items`, :meth:`counter` and
+        :meth:`worst` written out, with the same reads in the same order."""
+        info, strategy = self.info, self.strategy
+        try:
+            before_list = list(info.queues)
+        except Exception as exc:
+            raise Fault(f"the publish info's queues raised {type(exc).__name__}: {exc}", exc) from None
+        listed = self._listed
+        if len(before_list) != len(listed) or not all(map(is_, before_list, listed)):
+            self._check_entries(before_list)
+        try:
+            before_items = list(strategy.fault_items())
+        except Exception as exc:
+            raise Fault(f"fault_items() raised {type(exc).__name__}: {exc}", exc) from None
+        itemised = self._itemised
+        if len(before_items) != len(itemised) or not all(map(is_, before_items, itemised)):
+            self._check_items(before_items)
         if op == "select":
-            call = partial(self.strategy.select_one_message_queue, self.info, step["lastBroker"], step["resetIndex"])
+            call = partial(strategy.select_one_message_queue, info, step["lastBroker"], step["resetIndex"])
         else:
-            call = partial(self.info.select_one_message_queue, step["lastBroker"])
-        queue, raised = _call(call, self.timeout)
-        if raised is None and queue is not None and (type(queue) is not MessageQueue or queue.topic != self.case.topic):
+            call = partial(info.select_one_message_queue, step["lastBroker"])
+        try:
+            queue, raised = call(), None
+        except Exception as exc:  # an exception is an answer to compare
+            queue, raised = None, exc
+        topic = self.case.topic
+        if raised is None and queue is not None and (type(queue) is not MessageQueue or queue.topic != topic):
             what = f"a {type(queue).__name__}" if type(queue) is not MessageQueue else f"a queue of topic {queue.topic!r}"
-            raise Fault(f"{op} returned {what} ({queue!r:.60}): the answer is a MessageQueue of topic {self.case.topic!r}, or None")
-        after = self.entries()
+            raise Fault(f"{op} returned {what} ({queue!r:.60}): the answer is a MessageQueue of topic {topic!r}, or None")
+        try:
+            after = list(self.info.queues)
+        except Exception as exc:
+            raise Fault(f"the publish info's queues raised {type(exc).__name__}: {exc}", exc) from None
+        if len(after) != len(before_list) or not all(map(is_, after, before_list)):
+            self._check_entries(after)
         changed = [] if after == before_list else [  # the usual: the very same entries, compared in C
             [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
             if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
         ]
         if len(after) < len(before_list):
             raise Fault(f"{op} removed entries of the publish list ({len(before_list)} before, {len(after)} after)")
-        items = self.items()
+        try:
+            items = list(strategy.fault_items())
+        except Exception as exc:
+            raise Fault(f"fault_items() raised {type(exc).__name__}: {exc}", exc) from None
+        if len(items) != len(before_items) or not all(map(is_, items, before_items)):
+            self._check_items(items)
+        position = None
+        if queue is not None:
+            for index, mq in enumerate(after):
+                if mq is queue:
+                    position = index
+                    break
+        info = self.info
+        try:
+            stored = None if info is None else info.send_which_queue.stored
+        except Exception as exc:
+            raise Fault(f"the counter's stored value raised {type(exc).__name__}: {exc}", exc) from None
+        counter = getattr(strategy, "which_item_worst", None)
+        try:
+            worst = None if counter is None else counter.stored
+        except Exception as exc:
+            raise Fault(f"which_item_worst's stored value raised {type(exc).__name__}: {exc}", exc) from None
         return {
             "queue": None if queue is None else [queue.broker_name, queue.queue_id],
-            "listIndex": next((i for i, mq in enumerate(after) if mq is queue), None),
-            "storedIndexAfter": self.counter(),
-            "worstIndexAfter": self.worst(),
+            "listIndex": position,
+            "storedIndexAfter": stored,
+            "worstIndexAfter": worst,
             "listMutated": changed,
             "tableAfter": None if items == before_items else self.table(items),
             "raised": raised,
