@@ -178,3 +178,17 @@ def test_a_broken_line_read_lazily_is_refused_as_json_is(text):
         json.loads(text)
     with pytest.raises(json.JSONDecodeError):
         loads_lazily(text, LAZY)
+
+
+def test_a_lazy_array_with_its_length_hint_is_passed_over_and_a_wrong_hint_is_refused():
+    from pytest_rmq_conformance.engine.golden.data import compact_json, loads_lazily
+
+    steps = [None, {"expect": {"queue": ["A", 1], "listIndex": 0}}]
+    text = compact_json({"expect": [{"runs": ["4.9.8"], "stepsLength": len(compact_json(steps)), "steps": steps}]})
+    read = loads_lazily(text, LAZY)
+    raw = read["expect"][0]["steps"]
+    assert raw.length is None and raw.load() == steps and _loaded(read) == json.loads(text)
+    for wrong in (len(compact_json(steps)) - 1, len(compact_json(steps)) + 1, 1):
+        bad = text.replace(f'"stepsLength":{len(compact_json(steps))}', f'"stepsLength":{wrong}')
+        with pytest.raises(json.JSONDecodeError):
+            loads_lazily(bad, LAZY)

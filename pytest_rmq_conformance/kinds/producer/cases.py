@@ -7,6 +7,7 @@ becomes a :class:`TraceCase` (``FAULT_STRATEGY``) or a :class:`SelectorCase` (``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -29,28 +30,37 @@ class Answers:
 
 
 class StepAnswers(Sequence[Any]):
-    """A trace's step answers as its golden line holds them, parsed when read: a sequence
-    equal to the tuple of them. The last one parsed is kept (reading them item by item parses
-    them once), no other."""
+    """A trace's step answers as its golden line holds them (a :class:`RawJSON`), parsed when
+    read: a sequence equal to the tuple of them. The answers parsed last are kept (reading
+    them item by item parses them once), no others. ``GoldenDataError`` naming ``where`` if
+    they are not ``count`` answers."""
 
-    __slots__ = ("_raw",)
+    __slots__ = ("_count", "_end", "_start", "_text", "_where")
     #: the answers parsed last, and whose they are
     _last: ClassVar[tuple[StepAnswers, tuple[Any, ...]] | None] = None
 
-    def __init__(self, raw: RawJSON):
-        self._raw = raw
+    def __init__(self, raw: RawJSON, count: int, where: str):
+        self._text, self._start, self._end = raw.text, raw.start, raw.end  # not the RawJSON: one object less per group
+        self._count, self._where = count, where
 
     def decoded(self) -> tuple[Any, ...]:
         """The answers, parsed (or the ones parsed last, if they are these)."""
         last = StepAnswers._last
         if last is not None and last[0] is self:
             return last[1]
-        answers = tuple(self._raw.load())
+        try:
+            value, end = _DECODER.raw_decode(self._text, self._start)
+        except ValueError as exc:
+            raise GoldenDataError(f"{self._where}: step answers that are not JSON: {exc}") from None
+        if end != self._end or not isinstance(value, list) or len(value) != self._count:
+            count = f"{len(value)} step answers" if isinstance(value, list) else "no array of step answers"
+            raise GoldenDataError(f"{self._where}: {count} for {self._count} steps, or not where its length hint says")
+        answers = tuple(value)
         StepAnswers._last = (self, answers)
         return answers
 
     def __len__(self) -> int:
-        return self._raw.length or 0
+        return self._count
 
     def __getitem__(self, index):
         return self.decoded()[index]
@@ -69,6 +79,9 @@ class StepAnswers(Sequence[Any]):
 
     def __repr__(self) -> str:
         return repr(self.decoded())
+
+
+_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -120,9 +133,10 @@ def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> 
         if "steps" in group:
             steps = group["steps"]
             if isinstance(steps, RawJSON):  # shipped data, read lazily
-                if steps.length is None:
+                if steps.length is None and not steps.text.startswith("[", steps.start):
                     raise GoldenDataError(f"{where}: expect/{n}/steps is not an array")
-                answers: Sequence[Any] = StepAnswers(steps)
+                count = len(data["steps"]) if steps.length is None else steps.length  # passed over: counted when parsed
+                answers: Sequence[Any] = StepAnswers(steps, count, f"{where} expect/{n}")
             else:
                 answers = tuple(steps)
             if len(answers) != len(data["steps"]):
