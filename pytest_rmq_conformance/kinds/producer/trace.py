@@ -18,7 +18,7 @@ from typing import Any
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
 from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong, java_long
-from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, TraceCase, publish_list
+from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, StepAnswers, TraceCase, publish_list
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
 
@@ -152,9 +152,6 @@ def _limited(func: Callable[[], Any], timeout: float | None) -> Any:
         raise Fault(str(exc)) from None
 
 
-_FAULT_ITEM = ("name", "latency", "start_timestamp")
-
-
 class _Trace:
     """One fault-strategy trace being played against ``strategy``.
 
@@ -210,8 +207,11 @@ class _Trace:
     def _check_items(self, items: list[Any]) -> None:
         """:class:`Fault` unless every item has a name, a latency and a start timestamp; then
         they are the items checked last."""
-        for item in items:
-            if not all(hasattr(item, name) for name in _FAULT_ITEM):
+        itemised = self._itemised
+        for index, item in enumerate(items):
+            if index < len(itemised) and item is itemised[index]:
+                continue  # checked last time (an update replaces one item)
+            if not (hasattr(item, "name") and hasattr(item, "latency") and hasattr(item, "start_timestamp")):
                 raise Fault(f"fault_items() gave {type(item).__name__} {item!r:.60}, not a FaultItem")
         self._itemised = items
 
@@ -253,12 +253,25 @@ class _Trace:
         """Take ``step``; what can be observed of it, in the vectors' vocabulary."""
         op = step["op"]
         if op in ("select", "tp_select"):
-            return _limited(partial(self._select, op, step), self.timeout)
+            func = partial(self._select, op, step)
+        elif op == "update":
+            func = partial(self._update, step)
+        elif op in _OTHER_OPS:
+            return self._other(op, step)
+        else:  # an op of no other kind is played as a select
+            func = partial(self._select, op, step)
+        try:  # the step's calls and reads under one limit
+            return call_with_timeout(func, self.timeout)
+        except CallTimeout as exc:
+            raise Fault(f"did not return: {exc} (--rmq-timeout)", exc) from None
+        except StrategyExit as exc:
+            raise Fault(str(exc)) from None
+
+    def _other(self, op: str, step: Mapping[str, Any]) -> Any:
+        """A step that is not a select or an update."""
         if op == "advance":
             self.clock.advance(step["ms"])
             return None
-        if op == "update":
-            return _limited(partial(self._update, step), self.timeout)
         if op == "set_index":
             self._read("setting the counter", partial(setattr, self.info.send_which_queue, "stored", step["value"]))
             return None
@@ -267,23 +280,34 @@ class _Trace:
             return None
         if op == "route":
             return {"publishListRuns": self.install(step["route"], step["sendIndex"], step["sendIndexSeed"])}
-        if op == "detect":
-            detect = getattr(self.strategy, "detect_by_one_round", None)
-            if detect is not None:
-                resolve, reachable = step["resolve"], set(step["reachableAddrs"])
-                self._read("detect_by_one_round", partial(detect, resolve.get, lambda addr, timeout: addr in reachable))
-            return {"tableAfter": self.table()}
-        return _limited(partial(self._select, op, step), self.timeout)  # an op of no other kind is played as a select
+        detect = getattr(self.strategy, "detect_by_one_round", None)
+        if detect is not None:
+            resolve, reachable = step["resolve"], set(step["reachableAddrs"])
+            self._read("detect_by_one_round", partial(detect, resolve.get, lambda addr, timeout: addr in reachable))
+        return {"tableAfter": self.table()}
+
+    def _read_items(self) -> list[Any]:
+        """:meth:`items`, inside a limited call."""
+        try:
+            items = list(self.strategy.fault_items())
+        except Exception as exc:
+            raise Fault(f"fault_items() raised {type(exc).__name__}: {exc}", exc) from None
+        itemised = self._itemised
+        if len(items) != len(itemised) or not all(map(is_, items, itemised)):
+            self._check_items(items)
+        return items
 
     def _update(self, step: Mapping[str, Any]) -> dict[str, Any]:
         """An update and the broker's fault item after it (inside a limited call)."""
-        update = partial(self.strategy.update_fault_item, step["broker"], step["latency"], step["isolation"], step["reachable"])
+        update, broker = self.strategy.update_fault_item, step["broker"]
+        latency, isolation, reachable = step["latency"], step["isolation"], step["reachable"]
         try:
-            update()
+            update(broker, latency, isolation, reachable)
             raised = None
         except Exception as exc:  # an exception is an answer to compare
             raised = exc
-        return {"item": self.table(self.items(_get)).get(step["broker"]), "raised": raised}
+        item = {item.name: item for item in self._read_items()}.get(step["broker"])  # :meth:`table`, for one item
+        return {"item": None if item is None else self.table([item])[item.name], "raised": raised}
 
     def _select(self, op: str, step: Mapping[str, Any]) -> dict[str, Any]:
         """A select (``select`` or ``tp_select``) and the state it left (inside a limited call).
@@ -297,19 +321,14 @@ class _Trace:
         listed = self._listed
         if len(before_list) != len(listed) or not all(map(is_, before_list, listed)):
             self._check_entries(before_list)
-        try:
-            before_items = list(strategy.fault_items())
-        except Exception as exc:
-            raise Fault(f"fault_items() raised {type(exc).__name__}: {exc}", exc) from None
-        itemised = self._itemised
-        if len(before_items) != len(itemised) or not all(map(is_, before_items, itemised)):
-            self._check_items(before_items)
+        before_items = self._read_items()
+        args: tuple[Any, ...]
         if op == "select":
-            call = partial(strategy.select_one_message_queue, info, step["lastBroker"], step["resetIndex"])
+            select, args = strategy.select_one_message_queue, (info, step["lastBroker"], step["resetIndex"])
         else:
-            call = partial(info.select_one_message_queue, step["lastBroker"])
+            select, args = info.select_one_message_queue, (step["lastBroker"],)
         try:
-            queue, raised = call(), None
+            queue, raised = select(*args), None
         except Exception as exc:  # an exception is an answer to compare
             queue, raised = None, exc
         topic = self.case.topic
@@ -320,20 +339,17 @@ class _Trace:
             after = list(self.info.queues)
         except Exception as exc:
             raise Fault(f"the publish info's queues raised {type(exc).__name__}: {exc}", exc) from None
-        if len(after) != len(before_list) or not all(map(is_, after, before_list)):
+        if len(after) == len(before_list) and all(map(is_, after, before_list)):
+            changed: list[list[Any]] = []  # the usual: the very same entries
+        else:
             self._check_entries(after)
-        changed = [] if after == before_list else [  # the usual: the very same entries, compared in C
-            [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
-            if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
-        ]
-        if len(after) < len(before_list):
-            raise Fault(f"{op} removed entries of the publish list ({len(before_list)} before, {len(after)} after)")
-        try:
-            items = list(strategy.fault_items())
-        except Exception as exc:
-            raise Fault(f"fault_items() raised {type(exc).__name__}: {exc}", exc) from None
-        if len(items) != len(before_items) or not all(map(is_, items, before_items)):
-            self._check_items(items)
+            changed = [] if after == before_list else [
+                [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
+                if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
+            ]
+            if len(after) < len(before_list):
+                raise Fault(f"{op} removed entries of the publish list ({len(before_list)} before, {len(after)} after)")
+        items = self._read_items()
         position = None
         if queue is not None:
             for index, mq in enumerate(after):
@@ -350,15 +366,19 @@ class _Trace:
             worst = None if counter is None else counter.stored
         except Exception as exc:
             raise Fault(f"which_item_worst's stored value raised {type(exc).__name__}: {exc}", exc) from None
+        same_items = len(items) == len(before_items) and all(map(is_, items, before_items))
         return {
             "queue": None if queue is None else [queue.broker_name, queue.queue_id],
             "listIndex": position,
             "storedIndexAfter": stored,
             "worstIndexAfter": worst,
             "listMutated": changed,
-            "tableAfter": None if items == before_items else self.table(items),
+            "tableAfter": None if same_items or items == before_items else self.table(items),
             "raised": raised,
         }
+
+
+_OTHER_OPS = frozenset({"advance", "set_index", "set_latency", "route", "detect"})
 
 
 def _shown(queue: Sequence[Any] | None) -> str:
@@ -508,38 +528,90 @@ class _State:
 def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any]) -> StepMismatch | None:
     """The first divergence of a trace's ``observations`` (one per step, in the vectors'
     vocabulary, made as they are read) from Java's answers of ``run``, or ``None``."""
+    return _first_divergence(case, run, publish_list_got, observations, [])
+
+
+def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any],
+                      seen: list[Any]) -> StepMismatch | None:
+    """:func:`compare_trace`, with every observation read kept in ``seen``."""
     answers = case.answers_for(run)
     built = tuple(tuple(q) for q in publish_list_got)
     wanted = tuple(publish_list(answers.publish_list_runs))
     if built != wanted:
         return StepMismatch(case.id, run, -1, f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
-    seen: list[Any] = []
+    java = _answers(answers)
+    last = answers.nondeterministic_step
     for index, (step, got) in enumerate(zip(case.steps, observations)):
         seen.append(got)
-        found = _step_problem(step, answers.answers[index], got)
+        answer = java[index]
+        if answer is None or _agrees(step, answer, got):
+            found = None
+        else:
+            found = _step_problem(step, answer, got)
         if found is not None:
             raised = got.get("raised") if isinstance(got, Mapping) else None
-            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, answers, built, seen), raised)
-        if answers.nondeterministic_step is not None and index >= answers.nondeterministic_step:
+            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, java, built, seen), raised)
+        if last is not None and index >= last:
             return None  # Java's later answers depend on which way its tie went
     return None
 
 
-def _rows(case: TraceCase, answers: Answers, built: Sequence[Sequence[Any]], seen: Sequence[Any]) -> tuple[Row, ...]:
+def _answers(answers: Answers) -> tuple[Any, ...]:
+    """A group's step answers as a tuple (parsed once, when they are kept as text)."""
+    java = answers.answers
+    if isinstance(java, StepAnswers):
+        return java.decoded()
+    return java if isinstance(java, tuple) else tuple(java)
+
+
+def _agrees(step: Mapping[str, Any], answer: Any, got: Any) -> bool:
+    """Whether ``got`` is, for sure, what a select answered as Java did in ``answer``, checked
+    fast: the usual answer (a queue, no exception, no list change, no table change) with
+    values of the very types Java's have. ``False`` leaves it to :func:`_step_problem`, which
+    says whether and how it differs."""
+    if type(answer) is not dict or type(got) is not dict or "expectOneOf" in answer or step["op"] not in ("select", "tp_select"):
+        return False
+    java = answer.get("expect")
+    if type(java) is not dict or "error" in java or "tableAfter" in java or got.get("raised") is not None or got.get("tableAfter") is not None:
+        return False
+    mutated = java.get("listMutated", _NONE_MUTATED)
+    if type(mutated) is not list or mutated or got.get("listMutated"):
+        return False
+    queue, java_queue = got.get("queue"), java["queue"]
+    if java_queue is None:
+        if queue is not None:
+            return False
+    elif (type(queue) is not list or type(java_queue) is not list or len(java_queue) != 2 or queue != java_queue
+          or type(java_queue[0]) is not str or type(queue[1]) is not int or type(java_queue[1]) is not int):
+        return False
+    worst = got.get("worstIndexAfter")
+    return (_same_number(got.get("listIndex"), java["listIndex"]) and _same_number(got.get("storedIndexAfter"), java.get("storedIndexAfter"))
+            and (worst is None or "worstIndexAfter" not in java or _same_number(worst, java["worstIndexAfter"])))
+
+
+#: what a select's answer without ``listMutated`` stands for
+_NONE_MUTATED: list[Any] = []
+
+
+def _same_number(got: Any, java: Any) -> bool:
+    """Both ``None``, or the same ``int`` (no ``bool``, no ``float``)."""
+    return got is None if java is None else type(java) is int and type(got) is int and got == java
+
+
+def _rows(case: TraceCase, java: Sequence[Any], built: Sequence[Sequence[Any]], seen: Sequence[Any]) -> tuple[Row, ...]:
     """The report's table of the steps in ``seen``: the state before each, as the observations
-    before it tell it, and what Java and the strategy answered."""
+    before it tell it, and what Java (``java``, its answers) and the strategy answered."""
     state = _State(case.initial["clockMs"], built, case.initial["sendIndex"])
     rows = []
     for index, (step, got) in enumerate(zip(case.steps, seen)):
-        rows.append(Row(index, step, *state.snapshot(), answers.answers[index], got))
+        rows.append(Row(index, step, *state.snapshot(), java[index], got))
         state.observe(step, got)
     return tuple(rows)
 
 
-def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None = None) -> tuple[tuple[tuple[str, int], ...], Iterator[Any]]:
-    """Play ``case`` against the strategy ``build(clock)`` makes, in this process: the publish
-    list built from the route, and an iterator that takes one step per item and yields what was
-    observed (:class:`Fault` raised for what no answer stands for)."""
+def _played(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None) -> tuple[tuple[tuple[str, int], ...], _Trace]:
+    """The strategy ``build(clock)`` makes, configured and given the case's route: the publish
+    list built, and the trace ready for its first step."""
     clock = TraceClock(case.initial["clockMs"])
     strategy, raised = _call(lambda: build(clock), timeout)
     if raised is not None:
@@ -547,25 +619,27 @@ def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: 
     trace = _Trace(case, strategy, clock, timeout)
     trace.configure(case.params, case.initial)
     built = trace.install(case.route, case.initial["sendIndex"], case.initial["sendIndexSeed"])
-    return built, (trace.play(step) for step in case.steps)
+    return built, trace
+
+
+def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None = None) -> tuple[tuple[tuple[str, int], ...], Iterator[Any]]:
+    """Play ``case`` against the strategy ``build(clock)`` makes, in this process: the publish
+    list built from the route, and an iterator that takes one step per item and yields what was
+    observed (:class:`Fault` raised for what no answer stands for)."""
+    built, trace = _played(build, case, timeout)
+    return built, map(trace.play, case.steps)
 
 
 def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, timeout: float | None = None) -> StepMismatch | None:
     """Play ``case`` against the strategy ``build(clock)`` makes, in this process; its first
     divergence from Java's answers of ``run``, or ``None``."""
-    played: list[Any] = []
-
-    def counted(observations: Iterator[Any]) -> Iterator[Any]:
-        for got in observations:
-            played.append(got)
-            yield got
-
+    seen: list[Any] = []
     try:
         with time_limits():  # one handler for the trace's calls, each still with its own limit
-            built, observations = observe_trace(build, case, timeout)
-            return compare_trace(case, run, built, counted(observations))
+            built, trace = _played(build, case, timeout)
+            return _first_divergence(case, run, built, map(trace.play, case.steps), seen)
     except Fault as fault:
-        return StepMismatch(case.id, run, len(played), fault.problem, FAULT, raised=fault.raised)
+        return StepMismatch(case.id, run, len(seen), fault.problem, FAULT, raised=fault.raised)
 
 
 def observe_selector(build: Callable[[], Any], case: SelectorCase, timeout: float | None = None) -> list[Any]:
