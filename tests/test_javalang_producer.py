@@ -212,6 +212,12 @@ def test_concurrent_hash_map_iterators_are_snapshots_of_the_order_of_the_moment(
     keys = table.keys()
     table.remove("broker-h")
     assert list(keys) == ["broker-h", "B"] and list(table.keys()) == ["B"]
+    listed = table.value_list()
+    listed.append(99)  # a new list every time
+    assert table.value_list() == [2] == list(table.values())
+    table.put("B", 5)  # a new value, same key
+    assert table.value_list() == [5]
     for i in range(30):  # growing reorders the bins
         table.put(f"broker-{i}", i)
     assert list(table.keys()) == list(chain.from_iterable(table._bins))
+    assert table.value_list() == list(table.values())
