@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import chain
 from typing import Generic, TypeVar
 
@@ -260,6 +261,7 @@ def java_list_get(items: Sequence[T], index: int) -> T:
     return items[index]
 
 
+@lru_cache(maxsize=4096)  # a broker name is hashed at every put of a new key and every table growth
 def java_string_hash(text: str) -> int:
     """``String.hashCode()``: ``31 * h + unit`` over the UTF-16 code units, wrapped to int."""
     h = 0
@@ -393,6 +395,8 @@ class JavaConcurrentHashMap(Generic[V]):
             size *= 2
         self._bins: list[list[str]] = [[] for _ in range(size)]
         self._values: dict[str, V] = {}
+        self._order: list[str] | None = []  # the keys in iteration order, until a key comes or goes
+        self._listed: list[V] | None = []  # the values in iteration order, until a value changes
 
     @staticmethod
     def spread(key: str) -> int:
@@ -407,7 +411,9 @@ class JavaConcurrentHashMap(Generic[V]):
         return key
 
     def get(self, key: str | None) -> V | None:
-        return self._values.get(self._check(key))
+        if key is None:
+            raise TypeError("ConcurrentHashMap does not take null keys")
+        return self._values.get(key)
 
     def put(self, key: str | None, value: V) -> V | None:
         """Store ``value``; the previous value (``None`` if new). A present key keeps its place."""
@@ -415,7 +421,9 @@ class JavaConcurrentHashMap(Generic[V]):
         old = self._values.get(key)
         if key not in self._values:
             self._bins[self.spread(key) & (len(self._bins) - 1)].append(key)
+            self._order = None
         self._values[key] = value
+        self._listed = None
         if len(self._values) >= len(self._bins) * 3 // 4:
             self._grow()
         return old
@@ -434,6 +442,7 @@ class JavaConcurrentHashMap(Generic[V]):
         if key not in self._values:
             return None
         self._bins[self.spread(key) & (len(self._bins) - 1)].remove(key)
+        self._order = self._listed = None
         return self._values.pop(key)
 
     def _grow(self) -> None:
@@ -453,6 +462,7 @@ class JavaConcurrentHashMap(Generic[V]):
             for key, is_high in zip(keys[:tail], high):
                 (high_side if is_high else low_side).insert(0, key)
         self._bins = bins
+        self._order = self._listed = None
 
     def __contains__(self, key: object) -> bool:
         return key in self._values
@@ -465,10 +475,22 @@ class JavaConcurrentHashMap(Generic[V]):
 
     def keys(self) -> Iterator[str]:
         """The keys in Java's iteration order."""
-        return iter(list(chain.from_iterable(self._bins)))  # a snapshot: the map may change meanwhile
+        order = self._order
+        if order is None:
+            order = self._order = list(chain.from_iterable(self._bins))
+        return iter(order)  # a snapshot: a key that comes or goes makes a new list
 
     def values(self) -> Iterator[V]:
-        return (self._values[key] for key in self.keys())
+        values = self._values
+        return (values[key] for key in self.keys())
+
+    def value_list(self) -> list[V]:
+        """``list(self.values())``, a new list (worked out once per change of the map)."""
+        listed = self._listed
+        if listed is None:
+            values = self._values
+            listed = self._listed = [values[key] for key in self.keys()]
+        return listed.copy()
 
     def items(self) -> Iterator[tuple[str, V]]:
         return ((key, self._values[key]) for key in self.keys())

@@ -17,7 +17,7 @@ from pytest_rmq_conformance.javalang import (
 __all__ = ["MessageQueue", "java_sorted_queues", "shown_name"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class MessageQueue:
     """An immutable, hashable queue that orders and prints exactly like Java's.
 
@@ -34,6 +34,15 @@ class MessageQueue:
     topic: str
     broker_name: str
     queue_id: int
+
+    def __init__(self, topic: str, broker_name: str, queue_id: int) -> None:
+        # the generated __init__ of a frozen dataclass, without its object.__setattr__ calls (a
+        # replay makes tens of thousands of queues)
+        _set_topic(self, topic)
+        _set_broker_name(self, broker_name)
+        _set_queue_id(self, queue_id)
+        if type(topic) is not str or type(broker_name) is not str or type(queue_id) is not int or not INT_MIN <= queue_id <= INT_MAX:
+            self.__post_init__()
 
     def __post_init__(self) -> None:
         exact = type(self.topic) is str and type(self.broker_name) is str and type(self.queue_id) is int
@@ -101,6 +110,11 @@ class MessageQueue:
     def to_json(self) -> list:
         """The ``[topic, brokerName, queueId]`` form of the golden files."""
         return [self.topic, self.broker_name, self.queue_id]
+
+
+_set_topic = MessageQueue.__dict__["topic"].__set__
+_set_broker_name = MessageQueue.__dict__["broker_name"].__set__
+_set_queue_id = MessageQueue.__dict__["queue_id"].__set__
 
 
 def java_sorted_queues(queues: Iterable[MessageQueue]) -> list[MessageQueue]:

@@ -127,3 +127,68 @@ def test_data_is_found_next_to_the_imported_package():
     package = Path(pytest_rmq_conformance.__file__).resolve().parent
     assert golden_dir() in (package / "data" / "golden", package.parent / "golden")
     assert schemas_dir().parent == golden_dir().parent
+
+
+LAZY = [("expect", "*", "steps")]
+
+
+def _loaded(value):
+    """``value`` with every RawJSON in it parsed."""
+    from pytest_rmq_conformance.engine.golden.data import RawJSON
+
+    if isinstance(value, RawJSON):
+        return value.load()
+    if isinstance(value, dict):
+        return {key: _loaded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_loaded(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": 1, "expect": [{"runs": ["a"], "steps": [null, {"expect": {"q": [1, 2]}}]}, {"steps": []}]}',
+        ' { "expect" : [ { "steps" : [ 1 , "]}" ] , "x" : { } } ] , "steps" : [ [ ] ] } ',
+        '{"expect": {"steps": [1]}, "other": [{"steps": [2]}]}',
+        '{"expect": [{"steps": null}, 3, [4]]}',
+        '[{"expect": []}, "expect", 1.5, true, null]',
+        '{}',
+        '"\\u00e9\\"}"',
+    ],
+)
+def test_a_line_read_lazily_is_the_line_parsed(text):
+    from pytest_rmq_conformance.engine.golden.data import RawJSON, loads_lazily
+
+    read = loads_lazily(text, LAZY)
+    assert _loaded(read) == json.loads(text)
+    document = json.loads(text)
+    if isinstance(document, dict) and isinstance(document.get("expect"), list):
+        for group, raw in zip(document["expect"], read["expect"]):
+            if isinstance(group, dict) and "steps" in group:
+                assert isinstance(raw["steps"], RawJSON)
+                assert raw["steps"].length == (len(group["steps"]) if isinstance(group["steps"], list) else None)
+
+
+@pytest.mark.parametrize("text", ['{"expect": [{"steps": [1, ]}]}', '{"expect": [{"steps": [1]}', '{"a": 1} x', '{"a" 1}', '{a: 1}', "[1 2]", ""])
+def test_a_broken_line_read_lazily_is_refused_as_json_is(text):
+    from pytest_rmq_conformance.engine.golden.data import loads_lazily
+
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+    with pytest.raises(json.JSONDecodeError):
+        loads_lazily(text, LAZY)
+
+
+def test_a_lazy_array_with_its_length_hint_is_passed_over_and_a_wrong_hint_is_refused():
+    from pytest_rmq_conformance.engine.golden.data import compact_json, loads_lazily
+
+    steps = [None, {"expect": {"queue": ["A", 1], "listIndex": 0}}]
+    text = compact_json({"expect": [{"runs": ["4.9.8"], "stepsLength": len(compact_json(steps)), "steps": steps}]})
+    read = loads_lazily(text, LAZY)
+    raw = read["expect"][0]["steps"]
+    assert raw.length is None and raw.load() == steps and _loaded(read) == json.loads(text)
+    for wrong in (len(compact_json(steps)) - 1, len(compact_json(steps)) + 1, 1):
+        bad = text.replace(f'"stepsLength":{len(compact_json(steps))}', f'"stepsLength":{wrong}')
+        with pytest.raises(json.JSONDecodeError):
+            loads_lazily(bad, LAZY)

@@ -1,6 +1,8 @@
 """The Java helpers the producer ports need: long/int arithmetic, hash codes, java.util.Random
 and ConcurrentHashMap's iteration order. Expected values come from Java 17."""
 
+from itertools import chain
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -195,3 +197,27 @@ def test_concurrent_hash_map_growth_keeps_every_key():
         table.put(key, i)
     assert sorted(table.keys()) == sorted(keys)
     assert [table.get(key) for key in keys] == list(range(100))
+
+
+def test_concurrent_hash_map_iterators_are_snapshots_of_the_order_of_the_moment():
+    """The order is worked out once per change of keys; an iterator taken before a change goes
+    on with the keys of its moment."""
+    table: JavaConcurrentHashMap[int] = JavaConcurrentHashMap()
+    table.put("broker-h", 1)
+    keys = table.keys()
+    table.put("B", 2)
+    table.put("broker-h", 3)
+    assert list(keys) == ["broker-h"]
+    assert list(table.keys()) == ["broker-h", "B"] and list(table.values()) == [3, 2]
+    keys = table.keys()
+    table.remove("broker-h")
+    assert list(keys) == ["broker-h", "B"] and list(table.keys()) == ["B"]
+    listed = table.value_list()
+    listed.append(99)  # a new list every time
+    assert table.value_list() == [2] == list(table.values())
+    table.put("B", 5)  # a new value, same key
+    assert table.value_list() == [5]
+    for i in range(30):  # growing reorders the bins
+        table.put(f"broker-{i}", i)
+    assert list(table.keys()) == list(chain.from_iterable(table._bins))
+    assert table.value_list() == list(table.values())

@@ -11,7 +11,7 @@ from producer_breakers import BREAKERS
 from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.engine.resources import golden_dir
-from pytest_rmq_conformance.kinds.producer.cases import TraceCase
+from pytest_rmq_conformance.kinds.producer.cases import StepAnswers, TraceCase
 from pytest_rmq_conformance.kinds.producer.trace import replay_selector, replay_trace
 from pytest_rmq_conformance.releases import RELEASES
 
@@ -35,6 +35,19 @@ def test_every_port_reproduces_every_vector_of_its_release(family, release):
     mismatches = [replay(case, release, lambda params: reference_strategy(family, params, release)) for case in cases]
     assert len(cases) > 100
     assert [str(m) for m in mismatches if m is not None] == []
+
+
+@pytest.mark.once
+def test_the_shipped_traces_read_as_the_plugin_reads_them_hold_the_same_answers():
+    """The plugin reads the shipped lines unvalidated, each trace's answers kept as text until
+    a run replays them; they are the answers read in full."""
+    lazy = load_golden(golden_dir() / "producer", validate=False)
+    assert lazy is not GOLDEN and lazy.cases == GOLDEN.cases
+    traces = [case for case in lazy.cases if isinstance(case, TraceCase)]
+    assert traces and all(isinstance(group.answers, StepAnswers) for case in traces for group in case.expect)
+    first, full = traces[0].expect[0], GOLDEN.case(traces[0].id).expect[0]
+    assert len(first.answers) == len(full.answers) and first.answers[-1] == full.answers[-1]
+    assert list(first.answers) == list(full.answers) and first.answers == tuple(full.answers) and tuple(full.answers) == first.answers
 
 
 @pytest.mark.once

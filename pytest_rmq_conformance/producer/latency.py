@@ -54,7 +54,10 @@ class LatencyFaultToleranceImpl:
             return
         item = FaultItem(name, current_latency, 0, reachable) if old is None else old
         start = until if not_available_duration > 0 and until > item.start_timestamp else item.start_timestamp
-        self.fault_item_table.put(name, replace(item, latency=current_latency, start_timestamp=start, reachable=reachable))
+        if type(item) is FaultItem:  # replace(), written out: it is slow
+            self.fault_item_table.put(name, FaultItem(item.name, current_latency, start, reachable, item.check_stamp))
+        else:
+            self.fault_item_table.put(name, replace(item, latency=current_latency, start_timestamp=start, reachable=reachable))
 
     def _available(self, item: FaultItem, now: int) -> bool:
         if self._release < (5, 0, 0):
@@ -119,7 +122,7 @@ class LatencyFaultToleranceImpl:
 
     def fault_items(self) -> list[FaultItem]:
         """The table's items in Java's iteration order."""
-        return list(self.fault_item_table.values())
+        return self.fault_item_table.value_list()
 
     def __repr__(self) -> str:
         return f"LatencyFaultToleranceImpl(version={self.version!r}, items={self.fault_items()!r})"

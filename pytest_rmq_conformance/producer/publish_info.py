@@ -70,6 +70,10 @@ class TopicPublishInfo:
         queue; past ``INT_MAX`` the copy wraps and ``Math.abs`` walks it backwards."""
         size = len(self.queues)
         for _ in range(size):
+            if 0 <= index < INT_MAX:  # the usual: Math.abs and % change nothing, the copy does not wrap
+                yield index % size
+                index += 1
+                continue
             yield max(java_rem(java_abs(index), size), 0)
             index = java_int(index + 1)
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,10 @@ __all__ = [
     "Golden",
     "load_golden",
     "read_jsonl",
+    "RawJSON",
+    "loads_lazily",
+    "loaded",
+    "compact_json",
     "schema_problems",
     "check_runs",
     "write_golden",
@@ -126,13 +131,168 @@ def _load_manifest(directory: Path, validate: bool) -> dict[str, Run]:
         raise GoldenDataError(f"{path}: not a valid golden manifest ({type(exc).__name__}: {exc})") from None
 
 
-def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dict[str, Any]]]:
+@dataclass(frozen=True)
+class RawJSON:
+    """A value of a JSON document left as its text (``text[start:end]``) until :meth:`load`
+    is asked: a golden line's part that a reader needs only now and then (a kind's
+    ``lazy_keys``). Parsed whole, every case would keep it alive for the whole run; as text
+    it is one string, which the garbage collector does not walk. ``length`` is the number
+    of items of an array that was read through; ``None`` for another value, or for an array
+    passed over by its length hint (see :func:`loads_lazily`)."""
+
+    text: str = field(repr=False)
+    start: int
+    end: int
+    length: int | None = None
+
+    def load(self) -> Any:
+        """The value, parsed anew on every call."""
+        return _DECODER.raw_decode(self.text, self.start)[0]
+
+
+def compact_json(value: Any) -> str:
+    """``value`` as golden files write it: ASCII, no spaces. A value's text is the same alone
+    as inside a document, which is what a length hint counts."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+
+
+#: the suffix of the key that gives a lazy array's length in characters as written
+LENGTH_HINT = "Length"
+
+_DECODER = json.JSONDecoder()
+_scan: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+#: ``json.decoder.scanstring``: a string's value and end, from past its opening quote
+_scanstring: Callable[[str, int], tuple[str, int]] = vars(json.decoder)["scanstring"]
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip(text: str, at: int) -> int:
+    """Past the JSON whitespace at ``at`` (golden files have none)."""
+    if text[at:at + 1] not in _BLANK:
+        return at
+    space = _SPACE.match(text, at)
+    return at if space is None else space.end()
+
+
+_BLANK = frozenset(" \t\n\r")
+
+
+def loads_lazily(text: str, lazy: Sequence[Sequence[str]]) -> Any:
+    """``json.loads(text)``, except the values at the key paths ``lazy`` (``("expect", "*",
+    "steps")``; ``*`` is any key or array item), which are :class:`RawJSON`. A lazy array
+    whose object gives its length in characters before it (``"stepsLength": 1234`` for
+    ``steps``) is passed over unread; one that does not end there is refused. ``ValueError``
+    (``json.JSONDecodeError``) for text that is not one JSON value."""
+    value, end = _lazy_value(text, _skip(text, 0), [tuple(path) for path in lazy], None)
+    end = _skip(text, end)
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
+
+
+def _lazy_value(text: str, at: int, paths: list[tuple[str, ...]], hint: Any) -> tuple[Any, int]:
+    """The value at ``at`` and its end, read as :func:`loads_lazily` reads it (``paths`` are
+    the lazy paths from here on; ``hint``, the length its object gave for it)."""
+    if () in paths:
+        if type(hint) is int and text.startswith("[", at):  # passed over, as long as it ends where its hint says
+            end = at + hint
+            if hint < 2 or text[end - 1:end] != "]":
+                raise json.JSONDecodeError(f"an array of {hint} characters, as its length hint says, does not end here", text, end)
+            return RawJSON(text, at, end), end
+        value, end = _decode(text, at)  # read through to find its end, then dropped
+        return RawJSON(text, at, end, len(value) if isinstance(value, list) else None), end
+    opener = text[at:at + 1]
+    items: Any
+    if opener == "{":
+        closer, items = "}", {}
+    elif opener == "[":
+        closer, items = "]", []
+    else:
+        return _decode(text, at)
+    heads = {path[0] for path in paths}
+    at = _skip(text, at + 1)
+    if text[at:at + 1] == closer:
+        return items, at + 1
+    while True:
+        if opener == "{":
+            if text[at:at + 1] != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, at)
+            key, at = _scanstring(text, at + 1)
+            if text[at:at + 1] != ":":
+                at = _skip(text, at)
+                if text[at:at + 1] != ":":
+                    raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+            at += 1
+            if text[at:at + 1] in _BLANK:
+                at = _skip(text, at)
+            if key in heads or "*" in heads:
+                inner = [path[1:] for path in paths if path[0] == key or path[0] == "*"]
+                items[key], at = _lazy_value(text, at, inner, items.get(key + LENGTH_HINT))
+            else:
+                try:
+                    items[key], at = _scan(text, at)
+                except StopIteration as stop:
+                    raise json.JSONDecodeError("Expecting value", text, stop.value) from None
+        elif "*" in heads:
+            item, at = _lazy_value(text, at, [path[1:] for path in paths if path[0] == "*"], None)
+            items.append(item)
+        else:
+            item, at = _decode(text, at)
+            items.append(item)
+        after = text[at:at + 1]
+        if after in _BLANK:
+            at = _skip(text, at)
+            after = text[at:at + 1]
+        if after == ",":
+            at += 1
+            if text[at:at + 1] in _BLANK:
+                at = _skip(text, at)
+        elif after == closer:
+            return items, at + 1
+        else:
+            raise json.JSONDecodeError(f"Expecting ',' delimiter or {closer!r}", text, at)
+
+
+def _decode(text: str, at: int) -> tuple[Any, int]:
+    """The JSON value at ``at`` and its end (``JSONDecodeError`` when there is none)."""
+    try:
+        return _scan(text, at)
+    except StopIteration as stop:
+        raise json.JSONDecodeError("Expecting value", text, stop.value) from None
+
+
+def loaded(value: Any) -> Any:
+    """``value`` with every :class:`RawJSON` in it parsed."""
+    if isinstance(value, RawJSON):
+        return value.load()
+    if isinstance(value, dict):
+        return {key: loaded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [loaded(item) for item in value]
+    return value
+
+
+def _check_lazily(line: str, lazy: Sequence[Sequence[str]], document: Any, where: str) -> None:
+    """:class:`GoldenDataError` unless ``line`` read lazily (:func:`loads_lazily`, by its length
+    hints) is ``document``, the line parsed."""
+    try:
+        same = loaded(loads_lazily(line, lazy)) == document
+    except json.JSONDecodeError as exc:
+        raise GoldenDataError(f"{where}: read as the suite reads shipped data (by its length hints), not JSON: {exc}") from None
+    if not same:
+        raise GoldenDataError(f"{where}: read as the suite reads shipped data (by its length hints), another document")
+
+
+def read_jsonl(path: Path, schema: str | Path | None, lazy: Sequence[Sequence[str]] = ()) -> Iterator[tuple[str, dict[str, Any]]]:
     """The documents of a JSON-lines file, each checked against ``schemas/<schema>.schema.json`` or
-    the schema file ``schema`` (not checked when ``schema`` is ``None``).
+    the schema file ``schema`` and, when ``lazy`` key paths are given, read lazily too and
+    checked to be the same document (see :func:`loads_lazily`). Not checked when ``schema``
+    is ``None``: then the values at the key paths ``lazy`` are left as :class:`RawJSON`.
 
     Yields ``(where, document)`` with ``where`` = ``"<path>:<line> (case <id>)"``;
     raises :class:`GoldenDataError` at the first unreadable or invalid line.
     """
+    verify_lazy, lazy = (lazy, ()) if schema is not None else ((), lazy)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -142,7 +302,7 @@ def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dic
             continue
         where = f"{path}:{number}"
         try:
-            data = json.loads(line)
+            data = loads_lazily(line, lazy) if lazy else json.loads(line)
         except json.JSONDecodeError as exc:
             raise GoldenDataError(f"{where}: not JSON: {exc}") from None
         problems = [] if schema is None else schema_problems(schema, data)
@@ -151,6 +311,8 @@ def read_jsonl(path: Path, schema: str | Path | None) -> Iterator[tuple[str, dic
         if problems:
             shown = schema if isinstance(schema, Path) else f"schemas/{schema}.schema.json"
             raise GoldenDataError(f"{where}: breaks {shown}: " + "; ".join(problems[:5]))
+        if verify_lazy:
+            _check_lazily(line, verify_lazy, data, where)
         yield where, data
 
 
@@ -162,7 +324,7 @@ def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[
             f"{path}: no registered family {path.stem!r} (a golden file is named after its family: "
             f"{', '.join(kinds.names())})"
         ) from None
-    for where, data in read_jsonl(path, kind.case_schema if validate else None):
+    for where, data in read_jsonl(path, kind.case_schema if validate else None, getattr(kind, "lazy_keys", ())):
         try:
             expected_file = f"{data['strategy']}.jsonl"
             if path.name != expected_file:
@@ -246,7 +408,7 @@ def write_golden(out: Path, manifest: Mapping[str, Any], files: Mapping[str, Seq
         staged = Path(staging)
         (staged / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         for name, cases in files.items():
-            text = "".join(json.dumps(case, ensure_ascii=True, separators=(",", ":")) + "\n" for case in cases)
+            text = "".join(compact_json(case) + "\n" for case in cases)
             (staged / f"{name}.jsonl").write_text(text, encoding="utf-8")
         load_golden(staged)  # every case validated and parsed, as every reader of a directory does
         for stale in out.glob("*.jsonl"):

@@ -60,15 +60,16 @@ def call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
     try:
         if not seconds or seconds <= 0:
             return func()
-        if _Alarm.installed and threading.get_ident() == _Alarm.thread:  # in a batch: a clock read
-            if _Alarm.ticking != seconds:
-                _Alarm.seconds = _Alarm.ticking = seconds
+        alarm = _ALARM
+        if alarm.installed and _get_ident() == alarm.thread:  # in a batch: a clock read
+            if alarm.ticking != seconds:
+                alarm.seconds = alarm.ticking = seconds
                 signal.setitimer(signal.ITIMER_REAL, seconds / 10, seconds / 10)
-            outer, _Alarm.started = _Alarm.started, time.monotonic()
+            outer, alarm.started = alarm.started, _monotonic()
             try:
                 return func()
             finally:
-                _Alarm.started = outer  # a call inside a call leaves the outer one its limit
+                alarm.started = outer  # a call inside a call leaves the outer one its limit
         if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             return _with_alarm(func, seconds)
         return _with_thread(func, seconds)
@@ -79,22 +80,31 @@ def call_with_timeout(func: Callable[[], T], seconds: float | None) -> T:
 class _Alarm:
     """Our ``SIGALRM`` handler. Alone, it fires once, at the limit of the call. Under
     :func:`time_limits` it ticks at a tenth of the limit and interrupts only a call that has
-    run past its limit: a call then costs a clock read instead of two timer system calls."""
+    run past its limit: a call then costs a clock read instead of two timer system calls.
+    Its state is one instance's (:data:`_ALARM`): setting a class's attributes on every call
+    would cost more than the call."""
 
-    seconds = 0.0
-    installed = False  # under time_limits
-    ticking = 0.0  # the limit the ticks are set for (0: no ticks yet)
-    thread = 0  # the thread of the batch (the main thread)
-    started: float | None = None  # when the running call started, under time_limits
+    __slots__ = ("installed", "seconds", "started", "thread", "ticking")
 
-    @classmethod
-    def fire(cls, signum, frame):
-        if not cls.installed:
-            raise CallTimeout(cls.seconds)
-        started = cls.started
-        if started is not None and time.monotonic() - started >= cls.seconds:
-            cls.started = None
-            raise CallTimeout(cls.seconds)
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.installed = False  # under time_limits
+        self.ticking = 0.0  # the limit the ticks are set for (0: no ticks yet)
+        self.thread = 0  # the thread of the batch (the main thread)
+        self.started: float | None = None  # when the running call started, under time_limits
+
+    def fire(self, signum, frame):
+        if not self.installed:
+            raise CallTimeout(self.seconds)
+        started = self.started
+        if started is not None and time.monotonic() - started >= self.seconds:
+            self.started = None
+            raise CallTimeout(self.seconds)
+
+
+_ALARM = _Alarm()
+_get_ident = threading.get_ident
+_monotonic = time.monotonic
 
 
 @contextmanager
@@ -102,26 +112,27 @@ def time_limits() -> Iterator[None]:
     """Keep the ``SIGALRM`` handler installed, and one ticking timer armed, over a batch of
     :func:`call_with_timeout` calls (each still has its own limit). Does nothing off the main
     thread, inside another ``time_limits``, or while another timer is armed."""
+    alarm = _ALARM
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable or _Alarm.installed or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+    if not usable or alarm.installed or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
         yield
         return
-    previous_handler = signal.signal(signal.SIGALRM, _Alarm.fire)
+    previous_handler = signal.signal(signal.SIGALRM, alarm.fire)
     signal.siginterrupt(signal.SIGALRM, False)  # a tick restarts the system calls of C code it lands in
-    _Alarm.installed, _Alarm.thread = True, threading.get_ident()
+    alarm.installed, alarm.thread = True, threading.get_ident()
     try:
         yield
     finally:
-        if _Alarm.ticking:
+        if alarm.ticking:
             signal.setitimer(signal.ITIMER_REAL, 0)
-        _Alarm.installed, _Alarm.ticking, _Alarm.started = False, 0.0, None
+        alarm.installed, alarm.ticking, alarm.started = False, 0.0, None
         signal.signal(signal.SIGALRM, previous_handler)
 
 
 def _with_alarm(func: Callable[[], T], seconds: float) -> T:
-    _Alarm.seconds = seconds
+    _ALARM.seconds = seconds
     started = time.monotonic()
-    previous_handler = signal.signal(signal.SIGALRM, _Alarm.fire)
+    previous_handler = signal.signal(signal.SIGALRM, _ALARM.fire)
     previous_delay, previous_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return func()

@@ -7,24 +7,81 @@ becomes a :class:`TraceCase` (``FAULT_STRATEGY``) or a :class:`SelectorCase` (``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError, Run, check_runs
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, RawJSON, Run, check_runs
 
-__all__ = ["TraceCase", "SelectorCase", "Answers", "parse_case"]
+__all__ = ["TraceCase", "SelectorCase", "Answers", "StepAnswers", "parse_case"]
 
 
 @dataclass(frozen=True)
 class Answers:
     """Java's answers shared by a group of releases: one per step of a trace (``None`` where
-    nothing is observed) with the publish list it built, or one per selector call."""
+    nothing is observed) with the publish list it built, or one per selector call.
+    ``answers`` is a tuple, or a :class:`StepAnswers` that reads as one."""
 
     runs: tuple[str, ...]
-    answers: tuple[Any, ...]
+    answers: Sequence[Any]
     publish_list_runs: tuple[tuple[str, int], ...] = ()
     nondeterministic_step: int | None = None
+
+
+class StepAnswers(Sequence[Any]):
+    """A trace's step answers as its golden line holds them (a :class:`RawJSON`), parsed when
+    read: a sequence equal to the tuple of them. The answers parsed last are kept (reading
+    them item by item parses them once), no others. ``GoldenDataError`` naming ``where`` if
+    they are not ``count`` answers."""
+
+    __slots__ = ("_count", "_end", "_start", "_text", "_where")
+    #: the answers parsed last, and whose they are
+    _last: ClassVar[tuple[StepAnswers, tuple[Any, ...]] | None] = None
+
+    def __init__(self, raw: RawJSON, count: int, where: str):
+        self._text, self._start, self._end = raw.text, raw.start, raw.end  # not the RawJSON: one object less per group
+        self._count, self._where = count, where
+
+    def decoded(self) -> tuple[Any, ...]:
+        """The answers, parsed (or the ones parsed last, if they are these)."""
+        last = StepAnswers._last
+        if last is not None and last[0] is self:
+            return last[1]
+        try:
+            value, end = _DECODER.raw_decode(self._text, self._start)
+        except ValueError as exc:
+            raise GoldenDataError(f"{self._where}: step answers that are not JSON: {exc}") from None
+        if end != self._end or not isinstance(value, list) or len(value) != self._count:
+            count = f"{len(value)} step answers" if isinstance(value, list) else "no array of step answers"
+            raise GoldenDataError(f"{self._where}: {count} for {self._count} steps, or not where its length hint says")
+        answers = tuple(value)
+        StepAnswers._last = (self, answers)
+        return answers
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        return self.decoded()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.decoded())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StepAnswers):
+            return self is other or self.decoded() == other.decoded()
+        if isinstance(other, tuple):
+            return self.decoded() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.decoded())
+
+
+_DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True)
@@ -74,13 +131,21 @@ def parse_case(data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> 
     expect = []
     for n, group in enumerate(data["expect"]):
         if "steps" in group:
-            if len(group["steps"]) != len(data["steps"]):
-                raise GoldenDataError(f"{where}: expect/{n} has {len(group['steps'])} step answers for {len(data['steps'])} steps")
+            steps = group["steps"]
+            if isinstance(steps, RawJSON):  # shipped data, read lazily
+                if steps.length is None and not steps.text.startswith("[", steps.start):
+                    raise GoldenDataError(f"{where}: expect/{n}/steps is not an array")
+                count = len(data["steps"]) if steps.length is None else steps.length  # passed over: counted when parsed
+                answers: Sequence[Any] = StepAnswers(steps, count, f"{where} expect/{n}")
+            else:
+                answers = tuple(steps)
+            if len(answers) != len(data["steps"]):
+                raise GoldenDataError(f"{where}: expect/{n} has {len(answers)} step answers for {len(data['steps'])} steps")
             nondeterministic = group.get("nondeterministic")
             expect.append(
                 Answers(
                     tuple(group["runs"]),
-                    tuple(group["steps"]),
+                    answers,
                     tuple((broker, count) for broker, count in group["publishListRuns"]),
                     None if nondeterministic is None else nondeterministic["step"],
                 )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError, read_jsonl, write_golden
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, compact_json, read_jsonl, write_golden
 from pytest_rmq_conformance.releases import parse_release
 
 __all__ = ["FAMILIES", "SOURCE_SCHEMA", "ImportReport", "import_vectors", "is_source"]
@@ -95,8 +95,19 @@ def _case(family: str, inputs: dict[str, Any], per_run: dict[str, dict[str, Any]
     else:
         case["params"] = {"seed": inputs["seed"]}
         case["queueCounts"] = inputs["queueCounts"]
-    case["expect"] = [{"runs": group.pop("runs"), **group} for group in groups.values()]
+    case["expect"] = [_group(family, group) for group in groups.values()]
     return case
+
+
+def _group(family: str, group: dict[str, Any]) -> dict[str, Any]:
+    """A group of answers as written: its runs first; a trace's step answers last, after their
+    length in characters (``stepsLength``), which lets a reader pass over the answers of the
+    releases it does not replay."""
+    runs = group.pop("runs")
+    if family != "FAULT_STRATEGY":
+        return {"runs": runs, **group}
+    steps = group.pop("steps")
+    return {"runs": runs, **group, "stepsLength": len(compact_json(steps)), "steps": steps}
 
 
 def _read(source: Path) -> tuple[dict[str, dict[str, str]], list[dict[str, Any]], dict[str, dict[str, Any]]]:

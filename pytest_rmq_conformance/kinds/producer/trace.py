@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from operator import is_
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
 from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong, java_long
-from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, TraceCase, publish_list
+from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, StepAnswers, TraceCase, publish_list
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
 
@@ -131,44 +132,88 @@ def _call(func: Callable[[], Any], timeout: float | None) -> tuple[Any, BaseExce
         return None, exc
 
 
+def _get(what: str, func: Callable[[], Any]) -> Any:
+    """What ``func`` reads of the strategy's state, inside a call already under the time limit;
+    :class:`Fault` naming ``what`` when that cannot be read."""
+    try:
+        return func()
+    except Exception as exc:
+        raise Fault(f"{what} raised {type(exc).__name__}: {exc}", exc) from None
+
+
+def _limited(func: Callable[[], Any], timeout: float | None) -> Any:
+    """``func()``, the reads and calls of one step, under one time limit: :class:`Fault` for a
+    hang or a ``sys.exit``; what ``func`` raises otherwise."""
+    try:
+        return call_with_timeout(func, timeout)
+    except CallTimeout as exc:
+        raise Fault(f"did not return: {exc} (--rmq-timeout)", exc) from None
+    except StrategyExit as exc:
+        raise Fault(str(exc)) from None
+
+
 class _Trace:
-    """One fault-strategy trace being played against ``strategy``."""
+    """One fault-strategy trace being played against ``strategy``.
+
+    A step's calls and reads go under one time limit. The publish list's entries and the
+    fault items are checked when they are read, except those that are the very objects
+    checked at the last read (the usual case: a select leaves them as they were)."""
 
     def __init__(self, case: TraceCase, strategy: Any, clock: TraceClock, timeout: float | None):
         self.case, self.strategy, self.clock, self.timeout = case, strategy, clock, timeout
         self.info: Any = None
+        self._listed: list[Any] = []  # the entries checked last
+        self._itemised: list[Any] = []  # the fault items checked last
 
     # -- state ---------------------------------------------------------------
 
     def _read(self, what: str, func: Callable[[], Any]) -> Any:
         """What ``func`` reads of the strategy's state, under the time limit; :class:`Fault`
         naming ``what`` when that cannot be read."""
-        value, raised = _call(func, self.timeout)
-        if raised is not None:
-            raise Fault(f"{what} raised {type(raised).__name__}: {raised}", raised)
-        return value
+        return _limited(partial(_get, what, func), self.timeout)
 
-    def entries(self) -> list[MessageQueue]:
-        """The publish list's entries, each a ``MessageQueue`` of the case's topic."""
-        entries = self._read("the publish info's queues", lambda: list(self.info.queues))
-        for position, mq in enumerate(entries):
-            if type(mq) is not MessageQueue or mq.topic != self.case.topic:
-                shown = f"{type(mq).__name__} {mq!r:.60}"
-                raise Fault(f"the publish list holds {shown} at position {position}, not a MessageQueue of topic {self.case.topic!r}")
+    def entries(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> list[MessageQueue]:
+        """The publish list's entries, each a ``MessageQueue`` of the case's topic (read under
+        its own time limit, or by ``read`` inside a limited call)."""
+        entries = (read or self._read)("the publish info's queues", lambda: list(self.info.queues))
+        listed = self._listed
+        if len(entries) != len(listed) or not all(map(is_, entries, listed)):
+            self._check_entries(entries)
         return entries
+
+    def _check_entries(self, entries: list[Any]) -> None:
+        """:class:`Fault` unless every entry is a ``MessageQueue`` of the case's topic; then
+        they are the entries checked last."""
+        topic = self.case.topic
+        for position, mq in enumerate(entries):
+            if type(mq) is not MessageQueue or mq.topic != topic:
+                shown = f"{type(mq).__name__} {mq!r:.60}"
+                raise Fault(f"the publish list holds {shown} at position {position}, not a MessageQueue of topic {topic!r}")
+        self._listed = entries
 
     def queues(self) -> tuple[tuple[str, int], ...]:
         return tuple((mq.broker_name, mq.queue_id) for mq in self.entries()) if self.info is not None else ()
 
-    def counter(self) -> int | None:
-        return None if self.info is None else self._read("the counter's stored value", lambda: self.info.send_which_queue.stored)
+    def counter(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> int | None:
+        return None if self.info is None else (read or self._read)("the counter's stored value", lambda: self.info.send_which_queue.stored)
 
-    def items(self) -> list[Any]:
-        items = self._read("fault_items()", lambda: list(self.strategy.fault_items()))
-        for item in items:
-            if not all(hasattr(item, name) for name in ("name", "latency", "start_timestamp")):
-                raise Fault(f"fault_items() gave {type(item).__name__} {item!r:.60}, not a FaultItem")
+    def items(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> list[Any]:
+        items = (read or self._read)("fault_items()", lambda: list(self.strategy.fault_items()))
+        itemised = self._itemised
+        if len(items) != len(itemised) or not all(map(is_, items, itemised)):
+            self._check_items(items)
         return items
+
+    def _check_items(self, items: list[Any]) -> None:
+        """:class:`Fault` unless every item has a name, a latency and a start timestamp; then
+        they are the items checked last."""
+        itemised = self._itemised
+        for index, item in enumerate(items):
+            if index < len(itemised) and item is itemised[index]:
+                continue  # checked last time (an update replaces one item)
+            if not (hasattr(item, "name") and hasattr(item, "latency") and hasattr(item, "start_timestamp")):
+                raise Fault(f"fault_items() gave {type(item).__name__} {item!r:.60}, not a FaultItem")
+        self._itemised = items
 
     def table(self, items: list[Any] | None = None) -> dict[str, dict[str, Any]]:
         return {
@@ -177,9 +222,9 @@ class _Trace:
             for item in (self.items() if items is None else items)
         }
 
-    def worst(self) -> int | None:
+    def worst(self, read: Callable[[str, Callable[[], Any]], Any] | None = None) -> int | None:
         counter = getattr(self.strategy, "which_item_worst", None)
-        return None if counter is None else self._read("which_item_worst's stored value", lambda: counter.stored)
+        return None if counter is None else (read or self._read)("which_item_worst's stored value", lambda: counter.stored)
 
     def configure(self, params: Mapping[str, Any], initial: Mapping[str, Any]) -> None:
         """Set the configuration as Java's setters did, and pin 4.x's ``whichItemWorst``."""
@@ -207,6 +252,23 @@ class _Trace:
     def play(self, step: Mapping[str, Any]) -> Any:
         """Take ``step``; what can be observed of it, in the vectors' vocabulary."""
         op = step["op"]
+        if op in ("select", "tp_select"):
+            func = partial(self._select, op, step)
+        elif op == "update":
+            func = partial(self._update, step)
+        elif op in _OTHER_OPS:
+            return self._other(op, step)
+        else:  # an op of no other kind is played as a select
+            func = partial(self._select, op, step)
+        try:  # the step's calls and reads under one limit
+            return call_with_timeout(func, self.timeout)
+        except CallTimeout as exc:
+            raise Fault(f"did not return: {exc} (--rmq-timeout)", exc) from None
+        except StrategyExit as exc:
+            raise Fault(str(exc)) from None
+
+    def _other(self, op: str, step: Mapping[str, Any]) -> Any:
+        """A step that is not a select or an update."""
         if op == "advance":
             self.clock.advance(step["ms"])
             return None
@@ -218,42 +280,105 @@ class _Trace:
             return None
         if op == "route":
             return {"publishListRuns": self.install(step["route"], step["sendIndex"], step["sendIndexSeed"])}
-        if op == "update":
-            update = partial(self.strategy.update_fault_item, step["broker"], step["latency"], step["isolation"], step["reachable"])
-            _, raised = _call(update, self.timeout)
-            return {"item": self.table().get(step["broker"]), "raised": raised}
-        if op == "detect":
-            detect = getattr(self.strategy, "detect_by_one_round", None)
-            if detect is not None:
-                resolve, reachable = step["resolve"], set(step["reachableAddrs"])
-                self._read("detect_by_one_round", partial(detect, resolve.get, lambda addr, timeout: addr in reachable))
-            return {"tableAfter": self.table()}
-        before_list, before_items = self.entries(), self.items()
+        detect = getattr(self.strategy, "detect_by_one_round", None)
+        if detect is not None:
+            resolve, reachable = step["resolve"], set(step["reachableAddrs"])
+            self._read("detect_by_one_round", partial(detect, resolve.get, lambda addr, timeout: addr in reachable))
+        return {"tableAfter": self.table()}
+
+    def _read_items(self) -> list[Any]:
+        """:meth:`items`, inside a limited call."""
+        try:
+            items = list(self.strategy.fault_items())
+        except Exception as exc:
+            raise Fault(f"fault_items() raised {type(exc).__name__}: {exc}", exc) from None
+        itemised = self._itemised
+        if len(items) != len(itemised) or not all(map(is_, items, itemised)):
+            self._check_items(items)
+        return items
+
+    def _update(self, step: Mapping[str, Any]) -> dict[str, Any]:
+        """An update and the broker's fault item after it (inside a limited call)."""
+        update, broker = self.strategy.update_fault_item, step["broker"]
+        latency, isolation, reachable = step["latency"], step["isolation"], step["reachable"]
+        try:
+            update(broker, latency, isolation, reachable)
+            raised = None
+        except Exception as exc:  # an exception is an answer to compare
+            raised = exc
+        item = {item.name: item for item in self._read_items()}.get(step["broker"])  # :meth:`table`, for one item
+        return {"item": None if item is None else self.table([item])[item.name], "raised": raised}
+
+    def _select(self, op: str, step: Mapping[str, Any]) -> dict[str, Any]:
+        """A select (``select`` or ``tp_select``) and the state it left (inside a limited call).
+        The hot path of a replay: :meth:`entries`, :meth:`items`, :meth:`counter` and
+        :meth:`worst` written out, with the same reads in the same order."""
+        info, strategy = self.info, self.strategy
+        try:
+            before_list = list(info.queues)
+        except Exception as exc:
+            raise Fault(f"the publish info's queues raised {type(exc).__name__}: {exc}", exc) from None
+        listed = self._listed
+        if len(before_list) != len(listed) or not all(map(is_, before_list, listed)):
+            self._check_entries(before_list)
+        before_items = self._read_items()
+        args: tuple[Any, ...]
         if op == "select":
-            call = partial(self.strategy.select_one_message_queue, self.info, step["lastBroker"], step["resetIndex"])
+            select, args = strategy.select_one_message_queue, (info, step["lastBroker"], step["resetIndex"])
         else:
-            call = partial(self.info.select_one_message_queue, step["lastBroker"])
-        queue, raised = _call(call, self.timeout)
-        if raised is None and queue is not None and (type(queue) is not MessageQueue or queue.topic != self.case.topic):
+            select, args = info.select_one_message_queue, (step["lastBroker"],)
+        try:
+            queue, raised = select(*args), None
+        except Exception as exc:  # an exception is an answer to compare
+            queue, raised = None, exc
+        topic = self.case.topic
+        if raised is None and queue is not None and (type(queue) is not MessageQueue or queue.topic != topic):
             what = f"a {type(queue).__name__}" if type(queue) is not MessageQueue else f"a queue of topic {queue.topic!r}"
-            raise Fault(f"{op} returned {what} ({queue!r:.60}): the answer is a MessageQueue of topic {self.case.topic!r}, or None")
-        after = self.entries()
-        changed = [] if after == before_list else [  # the usual: the very same entries, compared in C
-            [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
-            if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
-        ]
-        if len(after) < len(before_list):
-            raise Fault(f"{op} removed entries of the publish list ({len(before_list)} before, {len(after)} after)")
-        items = self.items()
+            raise Fault(f"{op} returned {what} ({queue!r:.60}): the answer is a MessageQueue of topic {topic!r}, or None")
+        try:
+            after = list(self.info.queues)
+        except Exception as exc:
+            raise Fault(f"the publish info's queues raised {type(exc).__name__}: {exc}", exc) from None
+        if len(after) == len(before_list) and all(map(is_, after, before_list)):
+            changed: list[list[Any]] = []  # the usual: the very same entries
+        else:
+            self._check_entries(after)
+            changed = [] if after == before_list else [
+                [i, mq.broker_name, mq.queue_id] for i, mq in enumerate(after)
+                if i >= len(before_list) or (mq.broker_name, mq.queue_id) != (before_list[i].broker_name, before_list[i].queue_id)
+            ]
+            if len(after) < len(before_list):
+                raise Fault(f"{op} removed entries of the publish list ({len(before_list)} before, {len(after)} after)")
+        items = self._read_items()
+        position = None
+        if queue is not None:
+            for index, mq in enumerate(after):
+                if mq is queue:
+                    position = index
+                    break
+        info = self.info
+        try:
+            stored = None if info is None else info.send_which_queue.stored
+        except Exception as exc:
+            raise Fault(f"the counter's stored value raised {type(exc).__name__}: {exc}", exc) from None
+        counter = getattr(strategy, "which_item_worst", None)
+        try:
+            worst = None if counter is None else counter.stored
+        except Exception as exc:
+            raise Fault(f"which_item_worst's stored value raised {type(exc).__name__}: {exc}", exc) from None
+        same_items = len(items) == len(before_items) and all(map(is_, items, before_items))
         return {
             "queue": None if queue is None else [queue.broker_name, queue.queue_id],
-            "listIndex": next((i for i, mq in enumerate(after) if mq is queue), None),
-            "storedIndexAfter": self.counter(),
-            "worstIndexAfter": self.worst(),
+            "listIndex": position,
+            "storedIndexAfter": stored,
+            "worstIndexAfter": worst,
             "listMutated": changed,
-            "tableAfter": None if items == before_items else self.table(items),
+            "tableAfter": None if same_items or items == before_items else self.table(items),
             "raised": raised,
         }
+
+
+_OTHER_OPS = frozenset({"advance", "set_index", "set_latency", "route", "detect"})
 
 
 def _shown(queue: Sequence[Any] | None) -> str:
@@ -403,38 +528,90 @@ class _State:
 def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any]) -> StepMismatch | None:
     """The first divergence of a trace's ``observations`` (one per step, in the vectors'
     vocabulary, made as they are read) from Java's answers of ``run``, or ``None``."""
+    return _first_divergence(case, run, publish_list_got, observations, [])
+
+
+def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any],
+                      seen: list[Any]) -> StepMismatch | None:
+    """:func:`compare_trace`, with every observation read kept in ``seen``."""
     answers = case.answers_for(run)
     built = tuple(tuple(q) for q in publish_list_got)
     wanted = tuple(publish_list(answers.publish_list_runs))
     if built != wanted:
         return StepMismatch(case.id, run, -1, f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
-    seen: list[Any] = []
+    java = _answers(answers)
+    last = answers.nondeterministic_step
     for index, (step, got) in enumerate(zip(case.steps, observations)):
         seen.append(got)
-        found = _step_problem(step, answers.answers[index], got)
+        answer = java[index]
+        if answer is None or _agrees(step, answer, got):
+            found = None
+        else:
+            found = _step_problem(step, answer, got)
         if found is not None:
             raised = got.get("raised") if isinstance(got, Mapping) else None
-            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, answers, built, seen), raised)
-        if answers.nondeterministic_step is not None and index >= answers.nondeterministic_step:
+            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, java, built, seen), raised)
+        if last is not None and index >= last:
             return None  # Java's later answers depend on which way its tie went
     return None
 
 
-def _rows(case: TraceCase, answers: Answers, built: Sequence[Sequence[Any]], seen: Sequence[Any]) -> tuple[Row, ...]:
+def _answers(answers: Answers) -> tuple[Any, ...]:
+    """A group's step answers as a tuple (parsed once, when they are kept as text)."""
+    java = answers.answers
+    if isinstance(java, StepAnswers):
+        return java.decoded()
+    return java if isinstance(java, tuple) else tuple(java)
+
+
+def _agrees(step: Mapping[str, Any], answer: Any, got: Any) -> bool:
+    """Whether ``got`` is, for sure, what a select answered as Java did in ``answer``, checked
+    fast: the usual answer (a queue, no exception, no list change, no table change) with
+    values of the very types Java's have. ``False`` leaves it to :func:`_step_problem`, which
+    says whether and how it differs."""
+    if type(answer) is not dict or type(got) is not dict or "expectOneOf" in answer or step["op"] not in ("select", "tp_select"):
+        return False
+    java = answer.get("expect")
+    if type(java) is not dict or "error" in java or "tableAfter" in java or got.get("raised") is not None or got.get("tableAfter") is not None:
+        return False
+    mutated = java.get("listMutated", _NONE_MUTATED)
+    if type(mutated) is not list or mutated or got.get("listMutated"):
+        return False
+    queue, java_queue = got.get("queue"), java["queue"]
+    if java_queue is None:
+        if queue is not None:
+            return False
+    elif (type(queue) is not list or type(java_queue) is not list or len(java_queue) != 2 or queue != java_queue
+          or type(java_queue[0]) is not str or type(queue[1]) is not int or type(java_queue[1]) is not int):
+        return False
+    worst = got.get("worstIndexAfter")
+    return (_same_number(got.get("listIndex"), java["listIndex"]) and _same_number(got.get("storedIndexAfter"), java.get("storedIndexAfter"))
+            and (worst is None or "worstIndexAfter" not in java or _same_number(worst, java["worstIndexAfter"])))
+
+
+#: what a select's answer without ``listMutated`` stands for
+_NONE_MUTATED: list[Any] = []
+
+
+def _same_number(got: Any, java: Any) -> bool:
+    """Both ``None``, or the same ``int`` (no ``bool``, no ``float``)."""
+    return got is None if java is None else type(java) is int and type(got) is int and got == java
+
+
+def _rows(case: TraceCase, java: Sequence[Any], built: Sequence[Sequence[Any]], seen: Sequence[Any]) -> tuple[Row, ...]:
     """The report's table of the steps in ``seen``: the state before each, as the observations
-    before it tell it, and what Java and the strategy answered."""
+    before it tell it, and what Java (``java``, its answers) and the strategy answered."""
     state = _State(case.initial["clockMs"], built, case.initial["sendIndex"])
     rows = []
     for index, (step, got) in enumerate(zip(case.steps, seen)):
-        rows.append(Row(index, step, *state.snapshot(), answers.answers[index], got))
+        rows.append(Row(index, step, *state.snapshot(), java[index], got))
         state.observe(step, got)
     return tuple(rows)
 
 
-def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None = None) -> tuple[tuple[tuple[str, int], ...], Iterator[Any]]:
-    """Play ``case`` against the strategy ``build(clock)`` makes, in this process: the publish
-    list built from the route, and an iterator that takes one step per item and yields what was
-    observed (:class:`Fault` raised for what no answer stands for)."""
+def _played(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None) -> tuple[tuple[tuple[str, int], ...], _Trace]:
+    """The strategy ``build(clock)`` makes, configured and given the case's route: the publish
+    list built, and the trace ready for its first step."""
     clock = TraceClock(case.initial["clockMs"])
     strategy, raised = _call(lambda: build(clock), timeout)
     if raised is not None:
@@ -442,25 +619,27 @@ def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: 
     trace = _Trace(case, strategy, clock, timeout)
     trace.configure(case.params, case.initial)
     built = trace.install(case.route, case.initial["sendIndex"], case.initial["sendIndexSeed"])
-    return built, (trace.play(step) for step in case.steps)
+    return built, trace
+
+
+def observe_trace(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float | None = None) -> tuple[tuple[tuple[str, int], ...], Iterator[Any]]:
+    """Play ``case`` against the strategy ``build(clock)`` makes, in this process: the publish
+    list built from the route, and an iterator that takes one step per item and yields what was
+    observed (:class:`Fault` raised for what no answer stands for)."""
+    built, trace = _played(build, case, timeout)
+    return built, map(trace.play, case.steps)
 
 
 def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, timeout: float | None = None) -> StepMismatch | None:
     """Play ``case`` against the strategy ``build(clock)`` makes, in this process; its first
     divergence from Java's answers of ``run``, or ``None``."""
-    played: list[Any] = []
-
-    def counted(observations: Iterator[Any]) -> Iterator[Any]:
-        for got in observations:
-            played.append(got)
-            yield got
-
+    seen: list[Any] = []
     try:
         with time_limits():  # one handler for the trace's calls, each still with its own limit
-            built, observations = observe_trace(build, case, timeout)
-            return compare_trace(case, run, built, counted(observations))
+            built, trace = _played(build, case, timeout)
+            return _first_divergence(case, run, built, map(trace.play, case.steps), seen)
     except Fault as fault:
-        return StepMismatch(case.id, run, len(played), fault.problem, FAULT, raised=fault.raised)
+        return StepMismatch(case.id, run, len(seen), fault.problem, FAULT, raised=fault.raised)
 
 
 def observe_selector(build: Callable[[], Any], case: SelectorCase, timeout: float | None = None) -> list[Any]:
