@@ -63,8 +63,9 @@ def test_each_example_harness_passes_the_whole_suite_at_5_3_3(pytester, harness)
     result = pytester.runpytest(*Q, f"--rmq-strategy={harness}", "--rmq-reference-version=5.3.3", "-rs")
     assert result.ret == 0, result.stdout.str()
     outcomes = result.parseoutcomes()
-    # a loaded machine may run a slow check out of its time budget: a warning, not a verdict
-    assert set(outcomes) - {"warnings"} == {"passed", "skipped"}
+    # a loaded machine may run a slow check out of its time budget: a warning, not a verdict; the
+    # producer's invariants are deselected for a consumer harness
+    assert set(outcomes) - {"warnings"} == {"passed", "skipped", "deselected"}
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: harness *-example 1.0.0 (*): families AVG, AVG_BY_CIRCLE, CONSISTENT_HASH; sort checked; "

@@ -84,6 +84,16 @@ def test_each_producer_harness_passes_every_golden_case_it_claims(pytester, harn
         assert all("not implemented: FAULT_STRATEGY" in line for line in skipped), (release, skipped)
 
 
+def test_each_producer_harness_passes_the_generated_checks_at_its_trace_release(pytester, harness):
+    """Drawn traces and selector calls, one request each, against the reference port; and the
+    properties Java has at the release."""
+    language, spec = harness
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--rmq-strategy={spec}", f"--rmq-reference-version={TRACE_RELEASE}",
+                                "--rmq-checks=reference,invariants", "--rmq-examples=15", "--rmq-seed=1")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] >= 2 + 11 + 3  # the differential per family; 11 trace and 3 selector properties
+
+
 def _by_impact(result) -> dict[str, int]:
     """The closing summary's ``by impact: N wrong queues, ...`` line, as {class: N}."""
     lines = [line for line in result.outlines if line.startswith("by impact: ")]
