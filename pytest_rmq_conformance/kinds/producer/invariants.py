@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_rmq_conformance.javalang import java_int, java_list_get, java_long, mask31
 from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
+from pytest_rmq_conformance.kinds.producer.trace import ObservedState
 from pytest_rmq_conformance.producer.counter import producer_release
 from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
 
@@ -49,58 +50,11 @@ def penalty(params: Mapping[str, Any], version: str, latency: int) -> int | None
     return 0
 
 
-def _write_queue_nums(route: Mapping[str, Any]) -> dict[str, int]:
-    return {name: count for name, count, _ in route["queueDatas"]}
-
-
 def _shown(queue: Any) -> str:
     return "null" if queue is None else f"{queue[0]}/{queue[1]}"
 
 
-class _Walk:
-    """The state before each step, as the observations tell it."""
-
-    def __init__(self, case: TraceCase, publish: Sequence[Sequence[Any]]):
-        self.clock = case.initial["clockMs"]
-        self.latency = bool(case.params["sendLatencyFaultEnable"])
-        self.queues: list[tuple[str, int]] = [(q[0], q[1]) for q in publish]
-        self.counter: int | None = case.initial["sendIndex"]
-        self.table: dict[str, Mapping[str, Any]] = {}
-        self.write_queue_nums = _write_queue_nums(case.route)
-
-    def available(self, broker: str) -> bool:
-        item = self.table.get(broker)
-        return item is None or java_long(self.clock - item["startTimestamp"]) >= 0
-
-    def reachable(self, broker: str) -> bool:
-        item = self.table.get(broker)
-        return item is None or bool(item.get("reachable", True))
-
-    def take(self, step: Mapping[str, Any], got: Mapping[str, Any]) -> None:
-        op = step["op"]
-        if op == "advance":
-            self.clock = java_long(self.clock + step["ms"])
-        elif op == "set_index":
-            self.counter = step["value"]
-        elif op == "set_latency":
-            self.latency = bool(step["enable"])
-        elif op == "route":
-            self.queues = [(q[0], q[1]) for q in got.get("publishListRuns") or ()]
-            self.counter = step["sendIndex"]
-            self.write_queue_nums = _write_queue_nums(step["route"])
-        elif op == "update" and isinstance(got.get("item"), Mapping):
-            self.table[step["broker"]] = got["item"]
-        elif op in ("select", "tp_select"):
-            if "storedIndexAfter" in got:  # the counter moved, even where the call then threw
-                self.counter = got["storedIndexAfter"]
-            for position, broker, queue_id in got.get("listMutated") or ():
-                if 0 <= position < len(self.queues):
-                    self.queues[position] = (broker, queue_id)
-        if isinstance(got.get("tableAfter"), Mapping):
-            self.table = dict(got["tableAfter"])
-
-
-def _select(walk: _Walk, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:
+def _select(walk: ObservedState, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:
     """(property, problem) for a select or tp_select the state ``walk`` was in before."""
     found: list[tuple[str, str]] = []
     before = list(walk.queues)
@@ -150,7 +104,7 @@ def _select(walk: _Walk, step: Mapping[str, Any], got: Mapping[str, Any], claime
     return found
 
 
-def _update(walk: _Walk, case: TraceCase, version: str, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:
+def _update(walk: ObservedState, case: TraceCase, version: str, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:
     """(property, problem) for an update the state ``walk`` was in before."""
     if got.get("raised") is not None:
         return []
@@ -188,7 +142,7 @@ def _update(walk: _Walk, case: TraceCase, version: str, step: Mapping[str, Any],
 
 def trace_violations(case: TraceCase, version: str, publish: Sequence[Sequence[Any]], observations: Sequence[Any], claimed: frozenset[str]) -> list[Violation]:
     """Every step of a played trace that breaks one of the ``claimed`` properties at ``version``."""
-    walk = _Walk(case, publish)
+    walk = ObservedState(case, publish)
     found: list[Violation] = []
     for index, (step, observed) in enumerate(zip(case.steps, observations)):
         got = observed if isinstance(observed, Mapping) else {}
@@ -199,7 +153,7 @@ def trace_violations(case: TraceCase, version: str, publish: Sequence[Sequence[A
         else:
             problems = []
         found.extend(Violation(index, prop, problem) for prop, problem in problems)
-        walk.take(step, got)
+        walk.observe(step, got)
     return found
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "TraceClock",
     "StepMismatch",
     "Row",
+    "ObservedState",
     "observe_trace",
     "compare_trace",
     "replay_trace",
@@ -492,37 +493,59 @@ def _step_problem(step: Mapping[str, Any], answer: Mapping[str, Any] | None, got
     return None
 
 
-class _State:
-    """What the trace's observations say of the strategy's state before each step: the clock,
-    the stored counter, the publish list and the fault table."""
+class ObservedState:
+    """What a trace's observations say of the strategy's state before each step: the clock,
+    the latency switch, the stored counter, the publish list (and the route's
+    ``writeQueueNums``) and the fault table. The report's table shows it; the invariants read it."""
 
-    def __init__(self, clock: int, queues: Sequence[Sequence[Any]], counter: int | None):
-        self.clock, self.counter = clock, counter
-        self.queues: list[tuple[str, int]] = [(q[0], q[1]) for q in queues]
+    def __init__(self, case: TraceCase, publish: Sequence[Sequence[Any]]):
+        self.clock: int = case.initial["clockMs"]
+        self.latency = bool(case.params["sendLatencyFaultEnable"])
+        self.counter: int | None = case.initial["sendIndex"]
+        self.queues: list[tuple[str, int]] = [(q[0], q[1]) for q in publish]
         self.table: dict[str, Mapping[str, Any]] = {}
+        self.write_queue_nums = _write_queue_nums(case.route)
 
     def snapshot(self) -> tuple[int, int | None, tuple[tuple[str, int], ...], tuple[tuple[str, int, int], ...]]:
         table = tuple((name, item["latency"], item["startTimestamp"]) for name, item in self.table.items())
         return (self.clock, self.counter, tuple(self.queues), table)
 
+    def available(self, broker: str) -> bool:
+        item = self.table.get(broker)
+        return item is None or java_long(self.clock - item["startTimestamp"]) >= 0
+
+    def reachable(self, broker: str) -> bool:
+        item = self.table.get(broker)
+        return item is None or bool(item.get("reachable", True))
+
     def observe(self, step: Mapping[str, Any], got: Any) -> None:
+        """Take ``step``, whose observation was ``got`` (``None`` where nothing is observed)."""
+        got = got if isinstance(got, Mapping) else {}
         op = step["op"]
         if op == "advance":
-            self.clock += step["ms"]
+            self.clock = java_long(self.clock + step["ms"])  # as the trace's clock does
         elif op == "set_index":
             self.counter = step["value"]
+        elif op == "set_latency":
+            self.latency = bool(step["enable"])
         elif op == "route":
-            self.queues, self.counter = list(got.get("publishListRuns") or ()), step["sendIndex"]
-        elif op == "update" and got.get("item") is not None:
+            self.queues = [(q[0], q[1]) for q in got.get("publishListRuns") or ()]
+            self.counter = step["sendIndex"]
+            self.write_queue_nums = _write_queue_nums(step["route"])
+        elif op == "update" and isinstance(got.get("item"), Mapping):
             self.table[step["broker"]] = got["item"]
         elif op in ("select", "tp_select"):
             if "storedIndexAfter" in got:  # the counter moved, even where the call then threw
                 self.counter = got["storedIndexAfter"]
             for position, broker, queue_id in got.get("listMutated") or ():
-                if position < len(self.queues):
+                if 0 <= position < len(self.queues):
                     self.queues[position] = (broker, queue_id)
-        if isinstance(got, Mapping) and got.get("tableAfter") is not None:
+        if isinstance(got.get("tableAfter"), Mapping):
             self.table = dict(got["tableAfter"])
+
+
+def _write_queue_nums(route: Mapping[str, Any]) -> dict[str, int]:
+    return {name: count for name, count, _ in route["queueDatas"]}
 
 
 def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any]) -> StepMismatch | None:
@@ -601,7 +624,7 @@ def _same_number(got: Any, java: Any) -> bool:
 def _rows(case: TraceCase, java: Sequence[Any], built: Sequence[Sequence[Any]], seen: Sequence[Any]) -> tuple[Row, ...]:
     """The report's table of the steps in ``seen``: the state before each, as the observations
     before it tell it, and what Java (``java``, its answers) and the strategy answered."""
-    state = _State(case.initial["clockMs"], built, case.initial["sendIndex"])
+    state = ObservedState(case, built)
     rows = []
     for index, (step, got) in enumerate(zip(case.steps, seen)):
         rows.append(Row(index, step, *state.snapshot(), java[index], got))
