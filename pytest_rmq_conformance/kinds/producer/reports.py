@@ -61,19 +61,48 @@ def _queue(answer: Any) -> str:
 
 
 def format_rows(rows) -> list[str]:
-    """The trace table: the last :data:`_ROWS` steps played before the divergence, and it."""
-    lines = [f"    {'step':>4}  {'clock':>13}  {'counter':>11}  {'list':<28}  {'fault table':<26}  {'op':<24}  {'Java':<24}  strategy"]
+    """The trace table: the last :data:`_ROWS` steps played before the divergence, and it. Each
+    column is as wide as its widest cell, up to :data:`_WIDEST` (a longer cell ends in ``…``)."""
     shown = rows[-(_ROWS + 1):]
+    cells = [
+        (str(row.index), str(row.clock), str(row.counter), _listed(row.queues),
+         ",".join(f"{b}:{lat}>{start}" for b, lat, start in row.table) or "-", _step(row.step), _queue(row.java), _queue(row.answer))
+        for row in shown
+    ]
+    header = ("step", "clock", "counter", "list", "fault table", "op", "Java", "strategy")
+    widths = [min(_WIDEST, max(len(cell) for cell in column)) for column in zip(header, *cells)]
+    right = (True, True, True, False, False, False, False, False)
+
+    def line(row: tuple[str, ...]) -> str:
+        parts = [_fit(cell, width, align) for cell, width, align in zip(row, widths, right)]
+        return ("    " + "  ".join(parts)).rstrip()
+
+    lines = [line(header)]
     if len(rows) > len(shown):
         lines.append(f"    ... {len(rows) - len(shown)} earlier step(s) agreed")
-    for row in shown:
-        listed = ",".join(f"{b}/{q}" for b, q in row.queues)
-        table = ",".join(f"{b}:{lat}>{start}" for b, lat, start in row.table) or "-"
-        lines.append(
-            f"    {row.index:>4}  {row.clock:>13}  {row.counter!s:>11}  {listed[:28]:<28}  {table[:26]:<26}  "
-            f"{_step(row.step)[:24]:<24}  {_queue(row.java)[:24]:<24}  {_queue(row.answer)}"
-        )
+    lines += [line(row) for row in cells]
     return lines
+
+
+def _listed(queues) -> str:
+    """A publish list, its runs of one broker's consecutive queue ids written ``A/0-9``."""
+    runs: list[list[Any]] = []  # [broker, first id, last id]
+    for broker, queue_id in queues:
+        if runs and runs[-1][0] == broker and runs[-1][2] + 1 == queue_id:
+            runs[-1][2] = queue_id
+        else:
+            runs.append([broker, queue_id, queue_id])
+    return ",".join(f"{b}/{first}" if first == last else f"{b}/{first}-{last}" for b, first, last in runs) or "-"
+
+
+#: the widest a column of the trace table grows
+_WIDEST = 60
+
+
+def _fit(cell: str, width: int, right: bool) -> str:
+    if len(cell) > width:
+        cell = cell[:width - 1] + "…"
+    return cell.rjust(width) if right else cell.ljust(width)
 
 
 def format_outcome(outcome: Any, rerun: str) -> str:
