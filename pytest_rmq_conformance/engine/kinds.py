@@ -84,7 +84,12 @@ class GeneratedCheck:
 
 
 class Kind(Protocol):
-    """What the engine asks of a kind of strategy under test."""
+    """What the engine asks of a kind of strategy under test.
+
+    Optional attributes: ``compared`` (how its answers are compared, for the report header;
+    by default as sets or lists, per ``--rmq-strict-order``), ``other_methods`` (more methods
+    that make an object one of its strategies), ``lazy_keys`` (parts of a golden line kept as
+    text until a case replays them)."""
 
     #: short name, used in records and protocol messages (``allocation``)
     name: str

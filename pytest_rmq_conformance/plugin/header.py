@@ -36,11 +36,12 @@ def header_lines(state) -> list[str]:
         lines.append(f"cannot load the strategy: {subject.load_error}")
     else:
         lines[0] += f": {subject.source.resolved.describe()}, name {subject.name}"
+        compared = getattr(subject.kind, "compared", None) if subject.families else None
         order = "lists (strict order)" if settings.strict_order else "sets"
         limit = f"{settings.timeout:g} s per call" if settings.timeout else "no time limit"
         lines.append(
             f"RocketMQ {settings.version} ({settings.version_origin}), charset {settings.charset}, "
-            f"answers compared as {order}, {limit}"
+            f"answers compared {compared or 'as ' + order}, {limit}"
         )
         hello = subject.hello
         if hello is not None:

@@ -41,6 +41,8 @@ class ProducerSelection:
     #: releases (a run replays one group; parsed at load, all groups would stay alive, some
     #: 90,000 objects that every full garbage collection walks)
     lazy_keys = (("expect", "*", "steps"),)
+    #: how answers are compared, for the report header (``--rmq-strict-order`` is allocation's)
+    compared = "step by step, up to the first divergence"
 
     @property
     def golden_dirs(self) -> tuple[Path, ...]:
