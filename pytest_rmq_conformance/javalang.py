@@ -37,6 +37,8 @@ __all__ = [
     "java_rem",
     "mask31",
     "java_list_get",
+    "guava_mod",
+    "sip_hash24",
     "java_string_hash",
     "java_hash_code",
     "JavaInteger",
@@ -259,6 +261,30 @@ def java_list_get(items: Sequence[T], index: int) -> T:
     if not 0 <= index < len(items):
         raise IndexError(f"Index {index} out of bounds for length {len(items)}")
     return items[index]
+
+
+def guava_mod(value: int, modulus: int) -> int:
+    """Guava's ``IntMath.mod`` and ``LongMath.mod``: the remainder in ``[0, modulus)``, whatever
+    the sign of ``value`` (``guava_mod(-7, 3) == 2``, where Java's ``%`` gives -1);
+    ``ArithmeticException`` in Java, ``ValueError`` here, for a modulus that is not positive."""
+    if modulus <= 0:
+        raise ValueError(f"Modulus must be positive, not {modulus}")
+    return value % modulus
+
+
+#: the key of Guava's ``Hashing.sipHash24()``: k0 = 0x0706050403020100, k1 = 0x0f0e0d0c0b0a0908
+#: (the bytes 00..0f, as SipHash reads its key little-endian)
+SIP_HASH_KEY = bytes(range(16))
+
+
+def sip_hash24(data: bytes) -> int:
+    """Guava's ``Hashing.sipHash24().hashBytes(data).asLong()``: SipHash-2-4 under
+    :data:`SIP_HASH_KEY`, as a signed 64-bit long. The hash itself is ``siphashc``'s (a C
+    implementation of the reference algorithm, checked against the reference vectors in the
+    tests)."""
+    from siphashc import siphash
+
+    return java_long(siphash(SIP_HASH_KEY, data))
 
 
 @lru_cache(maxsize=4096)  # a broker name is hashed at every put of a new key and every table growth
