@@ -88,20 +88,23 @@ def four_client_cases(golden):
     return [c for c in golden.by_strategy("AVG") if "5.3.3" in c.runs and c.cid_all is not None and len(c.cid_all) == 4]
 
 
+@pytest.mark.once  # every Python runs the harness over a part of every family (test_protocol's real run)
 def test_the_python_harness_passes_every_golden_case_of_every_family(project, golden):
     result = project.runpytest(*Q, f"--rmq-strategy={PYTHON_HARNESS}", "--rmq-checks=golden,sort")
     assert result.ret == 0, result.stdout.str()
     cases = sum(1 for case in golden.cases if "5.3.3" in case.runs)
     producer = len(load_golden(golden_dir() / "producer").cases)
-    # golden and sort per allocation case, golden per producer case, and test_sort_generated
-    assert result.parseoutcomes() == {"passed": 2 * cases + producer + 1}
+    grpc = len(load_golden(golden_dir() / "grpc").cases)
+    # golden and sort per allocation case, golden per producer and gRPC case, and test_sort_generated
+    assert result.parseoutcomes() == {"passed": 2 * cases + producer + grpc + 1}
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: strategy exec:* (--rmq-strategy): harness * (exec), name pytest-rmq-conformance reference ports",
             "rmq-conformance: harness pytest-rmq-conformance reference ports * (Python *): families AVG, AVG_BY_CIRCLE, "
-            "CONFIG, CONSISTENT_HASH, FAULT_STRATEGY, MACHINE_ROOM, MACHINE_ROOM_NEARBY, SELECTOR_HASH, SELECTOR_RANDOM; sort checked",
-            f"rmq-conformance: golden vectors: {cases + producer} AVG/AVG_BY_CIRCLE/CONFIG/CONSISTENT_HASH/FAULT_STRATEGY/"
-            "MACHINE_ROOM/MACHINE_ROOM_NEARBY/SELECTOR_HASH/SELECTOR_RANDOM cases",
+            "CONFIG, CONSISTENT_HASH, FAULT_STRATEGY, GROUP_HASH, MACHINE_ROOM, MACHINE_ROOM_NEARBY, PUBLISH_ROUND_ROBIN, "
+            "SELECTOR_HASH, SELECTOR_RANDOM, SUBSCRIBE_ROUND_ROBIN; sort checked",
+            f"rmq-conformance: golden vectors: {cases + producer + grpc} AVG/AVG_BY_CIRCLE/CONFIG/CONSISTENT_HASH/FAULT_STRATEGY/"
+            "GROUP_HASH/MACHINE_ROOM/MACHINE_ROOM_NEARBY/PUBLISH_ROUND_ROBIN/SELECTOR_HASH/SELECTOR_RANDOM/SUBSCRIBE_ROUND_ROBIN cases",
         ]
     )
 

@@ -209,7 +209,7 @@ def test_every_wrong_strategy_is_rejected_through_the_plugin(suite, name):
     """Each deliberately wrong strategy of tests/miniatures.py makes the run exit 1
     (order-only mistakes under --rmq-strict-order, the only mode that can see them;
     a charset mistake at the release and charset it concerns)."""
-    result = run(suite, f"--rmq-strategy=miniatures:{name}", *PLUGIN_ARGS.get(name, []))
+    result = run(suite, f"--rmq-strategy=miniatures:{name}", *PLUGIN_ARGS.get(name, []), "--maxfail=1")  # one failure proves it
     assert result.ret == 1
     assert result.parseoutcomes()["failed"] >= 1
 
@@ -339,7 +339,7 @@ def test_misbehaving_strategies_fail_their_cases_clearly(pytester, spec, line):
         ("bad:Nameles", "*bad has no attribute Nameles (did you mean Nameless?)"),
         ("bad:ThreeArguments", "*AVG.allocate(cid, mq_all, cid_all) cannot be called as allocate(consumer_group, current_cid, mq_all, cid_all)*"),
         ("bad:refusing_factory", "*cannot build a strategy from factory bad.refusing_factory*RuntimeError: no configuration suits me (at *bad.py:*, in refusing_factory)"),
-        ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with an allocate() or select() method"),
+        ("bad:NOT_A_STRATEGY", "*gives int 42, which is not a strategy class, a factory, or an object with one of the methods allocate(), select(), take_message_queue_by_message_group()"),
         ("bad:Nameless", "*the strategy has no name (got None)*"),
         ("bad:NeedsTwoPositionals", "*cannot build a strategy from class bad.NeedsTwoPositionals*TypeError*"),
         ("NOSUCH", "--rmq-strategy=NOSUCH: no such strategy; give module:attribute, exec:COMMAND or one of AVG, *"),

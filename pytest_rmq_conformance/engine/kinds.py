@@ -65,7 +65,7 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "rmq_conformance.kinds"
 #: the kinds that come with the suite, imported on the first look-up
-BUILT_IN = ("pytest_rmq_conformance.kinds.allocation", "pytest_rmq_conformance.kinds.producer")
+BUILT_IN = ("pytest_rmq_conformance.kinds.allocation", "pytest_rmq_conformance.kinds.producer", "pytest_rmq_conformance.kinds.grpc")
 
 Params = Mapping[str, Any]
 

@@ -50,7 +50,8 @@ class GoldenDataError(ValueError):
 
 @dataclass(frozen=True)
 class Run:
-    """One run of the Java harness: a release under one JVM default charset."""
+    """One run of the Java harness: a release under one JVM default charset (for a kind of a
+    client outside RocketMQ's own, the client's Java classes, filed under a release)."""
 
     id: str
     rocketmq: str
@@ -58,6 +59,8 @@ class Run:
     jdk: str
     file_encoding: str
     default_charset: str
+    #: the client whose classes answered, where it is not RocketMQ's own (``rocketmq-clients Java da8271b5``)
+    client: str | None = None
 
     @classmethod
     def from_json(cls, run_id: str, data: Mapping[str, str]) -> Run:
@@ -68,16 +71,20 @@ class Run:
             data["jdk"],
             data["fileEncoding"],
             data["defaultCharset"],
+            data.get("client"),
         )
 
     def to_json(self) -> dict[str, str]:
-        return {
+        out = {
             "rocketmq": self.rocketmq,
             "commit": self.commit,
             "jdk": self.jdk,
             "fileEncoding": self.file_encoding,
             "defaultCharset": self.default_charset,
         }
+        if self.client is not None:
+            out["client"] = self.client
+        return out
 
 
 def run_id_for(rocketmq: str, default_charset: str) -> str:

@@ -90,7 +90,7 @@ def _classify(spec: str, obj: Any, where: str) -> Resolved:
         return Resolved(spec, "factory", obj, where)
     raise SpecError(
         f"--rmq-strategy={spec}: {where} gives {type(obj).__name__} {obj!r:.60}, which is not a strategy "
-        f"class, a factory, or an object with an {' or '.join(f'{kind.method}()' for kind in kinds.all_kinds())} method"
+        f"class, a factory, or an object with one of the methods {', '.join(sorted(f'{kind.method}()' for kind in kinds.all_kinds()))}"
     )
 
 

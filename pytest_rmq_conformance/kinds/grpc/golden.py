@@ -1,0 +1,62 @@
+"""One golden case of the gRPC balancers asked of the strategy under test, and judged."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pytest_rmq_conformance.engine.golden.cases import CaseOutcome
+from pytest_rmq_conformance.kinds.grpc.play import compare
+from pytest_rmq_conformance.kinds.grpc.play import replay as play_case
+
+if TYPE_CHECKING:
+    from pytest_rmq_conformance.engine.golden.data import Run
+    from pytest_rmq_conformance.engine.loading.subject import Subject
+
+__all__ = ["replay", "index_offset"]
+
+#: the attribute a balancer declares its index's offset from Java's by
+OFFSET_ATTRIBUTE = "rmq_index_offset"
+
+
+def index_offset(subject: Subject, family: str) -> int:
+    """How the strategy's index relates to Java's (its index = Java's + offset), as it declares
+    in ``rmq_index_offset``, or a harness in its hello's ``indexOffsets`` (0 by default)."""
+    hello = subject.hello
+    if hello is not None:
+        return hello.index_offsets.get(family, 0)
+    source = subject.source
+    probed = None if source is None else source.probed
+    offset = getattr(probed, OFFSET_ATTRIBUTE, 0) if probed is not None else 0
+    if type(offset) is not int:
+        raise TypeError(f"{type(probed).__name__}.{OFFSET_ATTRIBUTE} is {offset!r}, not an int")
+    return offset
+
+
+def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
+    """Play ``case`` against a fresh balancer of the strategy under test (in this process, or a
+    harness's in one request), and compare."""
+    offset = index_offset(subject, case.strategy)
+    harness = subject.harness
+    if harness is not None:
+        from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
+        from pytest_rmq_conformance.kinds.grpc.protocol import ask
+
+        try:
+            mismatch = compare(case, run.id, ask(harness, case, offset))
+        except Unsupported as exc:
+            return CaseOutcome(case, run.id, subject.name, skipped=f"not implemented: {exc}")
+        except HarnessGaveUp as exc:
+            return CaseOutcome(case, run.id, subject.name, skipped=str(exc), not_run=True)
+        except HarnessFault as exc:
+            return CaseOutcome(case, run.id, subject.name, error=str(exc))
+    else:
+        params: dict[str, Any] = {}
+
+        def build(route, index):
+            params.update(route=route, index=index)
+            return subject.build(case.strategy, params, case)
+
+        mismatch = play_case(build, case, run.id, offset, subject.settings.timeout)
+    if mismatch is None:
+        return CaseOutcome(case, run.id, subject.name)
+    return CaseOutcome(case, run.id, subject.name, (mismatch,), impact=mismatch.divergence_class)

@@ -1,0 +1,135 @@
+"""Build ``golden/grpc/`` from the Java vectors of the 5.x gRPC client's balancers.
+
+The source holds ``GROUP_HASH.jsonl``, ``PUBLISH_ROUND_ROBIN.jsonl`` and
+``SUBSCRIBE_ROUND_ROBIN.jsonl`` and the ``vector.schema.json`` every line follows; every line
+names the ``rocketmq-clients`` commit, Guava and JDK it was taken with. The import validates
+every line, checks that they all name one provenance (kept once, as the manifest's run),
+refuses a repeated id or a repeated scenario, and writes each case as the suite's other golden
+cases are written: its inputs, then Java's answers under the run that gave them. Importing the
+same files twice gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, read_jsonl, write_golden
+
+__all__ = ["FAMILIES", "SOURCE_SCHEMA", "RELEASE", "ImportReport", "import_vectors", "is_source"]
+
+FAMILIES = ("GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN")
+SOURCE_SCHEMA = "vector.schema.json"
+#: the RocketMQ release the 5.x clients' answers are filed under (the suite's only 5.x release)
+RELEASE = "5.3.3"
+
+
+@dataclass
+class ImportReport:
+    """What an import read and wrote."""
+
+    cases: Counter = field(default_factory=Counter)  # per family
+    duplicates: int = 0  # lines whose scenario an earlier line already holds
+    run: str = ""
+
+    def summary(self) -> str:
+        families = ", ".join(f"{name}: {count}" for name, count in sorted(self.cases.items()))
+        return (
+            f"read {sum(self.cases.values()) + self.duplicates} gRPC balancer vectors of {self.run}\n"
+            f"wrote {sum(self.cases.values())} cases ({families}); {self.duplicates} repeated scenario(s) left out"
+        )
+
+
+def is_source(source: Path) -> bool:
+    """Whether ``source`` holds vectors of the gRPC clients' balancers."""
+    return any((source / f"{family}.jsonl").is_file() for family in FAMILIES)
+
+
+def _run_of(reference: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The manifest's run for a line's ``reference``: its id and provenance."""
+    commit = reference["commit"]
+    return f"{RELEASE}+java-{commit[:8]}", {
+        "rocketmq": RELEASE,
+        "commit": commit,
+        "jdk": f"{reference['jdk']}, Guava: {reference['guava']}",
+        "fileEncoding": "UTF-8",
+        "defaultCharset": "UTF-8",
+        "client": f"rocketmq-clients Java {commit[:8]}",
+    }
+
+
+def _case(record: dict[str, Any], run: str) -> dict[str, Any]:
+    family, tags = record["family"], record["tags"]
+    case: dict[str, Any] = {"id": record["id"], "strategy": family, "category": tags[0],
+                            "flags": list(dict.fromkeys(tags[1:])), "params": {}}
+    expect = record["expect"]
+    if family == "GROUP_HASH":
+        case.update(group=record["group"], queues=record["queues"])
+    else:
+        case.update(route=record["route"], index=record["index"], steps=record["steps"])
+    case["expect"] = [{"runs": [run], **expect}]
+    return case
+
+
+def _scenario(case: dict[str, Any]) -> str:
+    """What a case asks, without its name: two cases asking the same are one."""
+    return json.dumps({key: value for key, value in case.items() if key not in ("id", "category", "flags", "expect")}, sort_keys=True)
+
+
+def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
+    """Convert the vectors in ``source`` into the golden directory ``out`` (its ``manifest.json``
+    and case files are replaced; the new set is validated aside first, so a failed import leaves
+    ``out`` as it was)."""
+    source, out = Path(source), Path(out)
+    if not source.is_dir():
+        raise GoldenDataError(f"{source}: not a directory")
+    schema = source / SOURCE_SCHEMA
+    if not schema.is_file():
+        raise GoldenDataError(f"{source}: no {SOURCE_SCHEMA}, the schema of the vectors")
+    files = [source / f"{family}.jsonl" for family in FAMILIES if (source / f"{family}.jsonl").is_file()]
+    if not files:
+        raise GoldenDataError(f"{source}: none of {', '.join(f + '.jsonl' for f in FAMILIES)}")
+    report = ImportReport()
+    runs: dict[str, dict[str, str]] = {}
+    sources: list[dict[str, Any]] = []
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    ids: dict[str, str] = {}
+    for path in files:
+        lines = 0
+        scenarios: dict[str, str] = {}
+        for where, record in read_jsonl(path, schema):
+            lines += 1
+            if record["family"] != path.stem:
+                raise GoldenDataError(f"{where}: a {record['family']} vector in {path.name}")
+            run, provenance = _run_of(record["reference"])
+            if runs.setdefault(run, provenance) != provenance or len(runs) > 1:
+                raise GoldenDataError(f"{where}: provenance {record['reference']} differs from the other lines'")
+            if record["id"] in ids:
+                raise GoldenDataError(f"{where}: id {record['id']} already at {ids[record['id']]}")
+            ids[record["id"]] = where
+            case = _case(record, run)
+            scenario = _scenario(case)
+            if scenario in scenarios:
+                if case["expect"] != by_family[path.stem][int(scenarios[scenario])]["expect"]:
+                    raise GoldenDataError(f"{where}: the same scenario as an earlier line, with other answers")
+                report.duplicates += 1
+                continue
+            scenarios[scenario] = str(len(by_family.setdefault(path.stem, [])))
+            by_family[path.stem].append(case)
+            report.cases[path.stem] += 1
+        sources.append({"path": path.name, "run": next(iter(runs), ""), "lines": lines,
+                        "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
+    report.run = next(iter(runs))
+    manifest = {
+        "format": 1,
+        "runs": runs,
+        "files": {f"{name}.jsonl": len(cases) for name, cases in sorted(by_family.items())},
+        "sources": sources,
+    }
+    write_golden(out, manifest, by_family)
+    return report

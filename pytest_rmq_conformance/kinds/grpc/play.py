@@ -1,0 +1,217 @@
+"""A golden case of the gRPC balancers played against a strategy in this process, and any
+case's observations compared with Java's answers.
+
+A balancer answers with the route's own queue objects; the observations write each as its
+position in the current route (by identity, else the one equal entry), as the vectors and the
+harness protocol do. One observation format serves both sides: a ``GROUP_HASH`` case observes
+``{"index"}``, a balancer case ``{"filtered" | "error", "outcomes": [...], "indexAfter"}``, an
+outcome being ``{"queues"}``, ``{"queue"}``, ``{"filtered"}`` or ``{"error", "message"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
+from typing import Any
+
+from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
+from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, endpoints_from_json, route_from_json
+from pytest_rmq_conformance.javalang import java_int
+from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
+
+__all__ = ["Mismatch", "Fault", "group_route", "observe", "compare", "replay"]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first divergence of a case: at ``step`` (-1: the constructor's filter; ``len(steps)``:
+    the index left after the steps), in one line, how bad, and what the strategy raised."""
+
+    case_id: str
+    run: str
+    step: int
+    problem: str
+    divergence_class: str
+    raised: BaseException | None = field(default=None, compare=False)
+    observed: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        where = "the constructor" if self.step < 0 else f"step {self.step}"
+        return f"{self.case_id} @ {self.run}, {where}: {self.problem}"
+
+
+class Fault(Exception):
+    """What no answer stands for: a hang, a wrong type, a balancer that cannot be built."""
+
+
+def group_route(queues: int) -> list[Any]:
+    """The route of a ``GROUP_HASH`` case: ``queues`` writable queues, ids 0.., of one master (a
+    fresh list; the queues, immutable, are made once per count)."""
+    return list(_group_queues(queues))
+
+
+@lru_cache(maxsize=128)  # the vectors ask 79 counts, in turn, for each group
+def _group_queues(queues: int) -> tuple[Any, ...]:
+    broker = Broker("broker-a", 0, Endpoints("IPv4", (("10.0.0.1", 8081),)))
+    return tuple(MessageQueue("TopicTest", broker, i, "READ_WRITE") for i in range(queues))
+
+
+def _call(func: Callable[[], Any], timeout: float | None, what: str) -> tuple[Any, BaseException | None]:
+    try:
+        return call_with_timeout(func, timeout), None
+    except CallTimeout as exc:
+        raise Fault(f"{what} did not return: {exc} (--rmq-timeout)") from None
+    except StrategyExit as exc:
+        raise Fault(f"{what}: {exc}") from None
+    except Exception as exc:  # an exception is an answer to compare
+        return None, exc
+
+
+def _invoke(obj: Any, method: str, *args: Any) -> Any:
+    """``obj.method(*args)``, the method looked up inside the limited call too."""
+    return getattr(obj, method)(*args)
+
+
+def _position(route: Sequence[Any], queue: Any) -> int | None:
+    """Where ``queue`` stands in ``route``: by identity, else the one equal entry (``None``: not there)."""
+    for position, entry in enumerate(route):
+        if entry is queue:
+            return position
+    equal = [position for position, entry in enumerate(route) if entry == queue]
+    return equal[0] if len(equal) == 1 else None
+
+
+def _positions(route: Sequence[Any], queues: Any, what: str) -> list[int | None]:
+    if isinstance(queues, (str, bytes, Mapping)) or not hasattr(queues, "__iter__"):
+        raise Fault(f"{what} returned {type(queues).__name__} {queues!r:.60}, not a list of the route's queues")
+    return [_position(route, queue) for queue in queues]
+
+
+def _error(exc: BaseException) -> dict[str, Any]:
+    return {"error": type(exc).__name__, "message": str(exc), "raised": exc}
+
+
+def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int = 0, timeout: float | None = None) -> dict[str, Any]:
+    """Play ``case`` against the balancers ``build(route, index)`` makes; what was observed.
+    ``offset``: how the strategy's index relates to Java's (its index = Java's + offset): it is
+    started at Java's start + offset, and its index after the steps read back less it."""
+    with time_limits():
+        if isinstance(case, GroupCase):
+            route = group_route(case.queues)
+            balancer, raised = _call(lambda: build(route, 0), timeout, "building the balancer")
+            if raised is not None:
+                raise Fault(f"the balancer could not be built: {type(raised).__name__}: {raised}")
+            queue, raised = _call(lambda: balancer.take_message_queue_by_message_group(case.group), timeout,
+                                  "take_message_queue_by_message_group")
+            return _error(raised) if raised is not None else {"index": _position(route, queue)}
+        return _observe_balancer(build, case, offset, timeout)
+
+
+def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: BalancerCase, offset: int, timeout: float | None) -> dict[str, Any]:
+    route = route_from_json(case.route)
+    balancer, raised = _call(lambda: build(route, java_int(case.index + offset)), timeout, "building the balancer")
+    if raised is not None:
+        return _error(raised)
+
+    def filtered(of: Any, on: Sequence[Any]) -> list[int | None]:
+        queues, raised = _call(lambda: list(of.message_queues), timeout, "message_queues")
+        if raised is not None:
+            raise Fault(f"message_queues raised {type(raised).__name__}: {raised}")
+        return _positions(on, queues, "message_queues")
+
+    seen: dict[str, Any] = {"filtered": filtered(balancer, route), "outcomes": []}
+    publishing = case.strategy != "SUBSCRIBE_ROUND_ROBIN"
+    for step in case.steps:
+        op = step["op"]
+        if op == "update":
+            new_route = route_from_json(step["route"])
+            updated, raised = _call(partial(_invoke, balancer, "update", new_route), timeout, "update")
+            if raised is not None:
+                seen["outcomes"].append(_error(raised))
+                continue
+            balancer, route = updated, new_route
+            seen["outcomes"].append({"filtered": filtered(balancer, route)})
+        elif op == "group":
+            queue, raised = _call(partial(_invoke, balancer, "take_message_queue_by_message_group", step["group"]), timeout,
+                                  "take_message_queue_by_message_group")
+            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": _position(route, queue)})
+        elif publishing:
+            excluded = {endpoints_from_json(e) for e in step["excluded"]}
+            queues, raised = _call(partial(_invoke, balancer, "take_message_queues", excluded, step["count"]), timeout,
+                                   "take_message_queues")
+            seen["outcomes"].append(_error(raised) if raised is not None else {"queues": _positions(route, queues, "take_message_queues")})
+        else:
+            queue, raised = _call(partial(_invoke, balancer, "take_message_queue"), timeout, "take_message_queue")
+            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": _position(route, queue)})
+    index, raised = _call(lambda: balancer.index, timeout, "index")
+    if raised is not None or type(index) is not int:
+        raise Fault(f"the balancer's index is {type(index).__name__} {index!r:.40}, not an int" if raised is None
+                    else f"reading the balancer's index raised {type(raised).__name__}: {raised}")
+    seen["indexAfter"] = java_int(index - offset) if java_int(index) == index else index  # past Java's int: as it is
+    return seen
+
+
+def _shown(answer: Mapping[str, Any]) -> str:
+    if "error" in answer:
+        return f"raised {answer['error'].rsplit('.', 1)[-1]}"
+    if "queues" in answer:
+        return f"queues {answer['queues']}"
+    if "queue" in answer:
+        return f"queue {answer['queue']}"
+    if "filtered" in answer:
+        return f"filtered {answer['filtered']}"
+    return repr(answer)
+
+
+def _differs(java: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
+    """How ``got`` differs from Java's ``java`` (a class of divergence), ``None`` if it does not."""
+    if "error" in java or "error" in got:
+        return None if ("error" in java) == ("error" in got) else ERROR_BEHAVIOUR
+    key = next(iter(java))
+    return None if got.get(key, _MISSING) == java[key] else WRONG_QUEUES
+
+
+_MISSING = object()
+
+
+def compare(case: Any, run: str, seen: Mapping[str, Any]) -> Mismatch | None:
+    """The first divergence of ``seen`` (:func:`observe`'s, or a harness's answer) from Java's
+    answers of ``run``, or ``None``."""
+    java = case.answers_for(run)
+    raised = seen.get("raised")
+    if isinstance(case, GroupCase):
+        if "error" in seen:
+            return Mismatch(case.id, run, 0, f"Java chose queue {java['index']}, but the balancer raised {seen['error']}: {seen.get('message')}",
+                            WRONG_QUEUES, raised, seen)
+        if seen.get("index") != java["index"]:
+            got = "a queue not in the route" if seen.get("index") is None else f"queue {seen['index']}"
+            return Mismatch(case.id, run, 0, f"{got}, Java's queue {java['index']}", WRONG_QUEUES, None, seen)
+        return None
+    if "error" in java or "error" in seen:
+        if ("error" in java) != ("error" in seen):
+            problem = (f"Java's constructor threw {java['error'].rsplit('.', 1)[-1]}; the balancer was built" if "error" in java
+                       else f"the constructor raised {seen['error']}: {seen.get('message')}; Java's kept queues {java['filtered']}")
+            return Mismatch(case.id, run, -1, problem, ERROR_BEHAVIOUR, raised, seen)
+        return None
+    if seen["filtered"] != java["filtered"]:
+        return Mismatch(case.id, run, -1, f"filtered {seen['filtered']}, Java's {java['filtered']}", WRONG_QUEUES, None, seen)
+    for index, (step, want, got) in enumerate(zip(case.steps, java["steps"], seen["outcomes"])):
+        differs = _differs(want, got)
+        if differs is not None:
+            return Mismatch(case.id, run, index, f"{step['op']}: {_shown(got)}, Java's {_shown(want)}", differs, got.get("raised"), seen)
+    if len(seen["outcomes"]) != len(case.steps):
+        return Mismatch(case.id, run, len(seen["outcomes"]), f"{len(seen['outcomes'])} outcomes for {len(case.steps)} steps", FAULT, None, seen)
+    if seen["indexAfter"] != java["indexAfter"]:
+        return Mismatch(case.id, run, len(case.steps), f"index {seen['indexAfter']} after the steps, Java's {java['indexAfter']}",
+                        COUNTER_DRIFT, None, seen)
+    return None
+
+
+def replay(build: Callable[[Sequence[Any], int], Any], case: Any, run: str, offset: int = 0, timeout: float | None = None) -> Mismatch | None:
+    """Play ``case`` in this process and compare; a :class:`Fault` becomes a ``fault`` mismatch."""
+    try:
+        return compare(case, run, observe(build, case, offset, timeout))
+    except Fault as fault:
+        return Mismatch(case.id, run, 0, str(fault), FAULT)

@@ -1,0 +1,215 @@
+"""Deliberately wrong balancers of the 5.x gRPC clients, one per way a port goes wrong; the
+suite must reject each (tests/test_grpc.py names the check that catches it)."""
+
+from __future__ import annotations
+
+from pytest_rmq_conformance.grpc import MessageGroupBalancer, PublishingLoadBalancer, SubscriptionLoadBalancer
+from pytest_rmq_conformance.javalang import java_get_bytes, sip_hash24
+
+
+class UnsignedModulo(MessageGroupBalancer):
+    """Reads the hash as an unsigned 64-bit number before the modulo (Go's uint64, Rust's u64)."""
+
+    def take_message_queue_by_message_group(self, group):
+        queues = self.message_queues
+        return queues[(sip_hash24(java_get_bytes(group, "UTF-8")) & (2**64 - 1)) % len(queues)]
+
+
+class BigEndianHash(MessageGroupBalancer):
+    """Reads the eight bytes of the hash in the wrong order."""
+
+    def take_message_queue_by_message_group(self, group):
+        queues = self.message_queues
+        unsigned = sip_hash24(java_get_bytes(group, "UTF-8")) & (2**64 - 1)
+        swapped = int.from_bytes(unsigned.to_bytes(8, "little"), "big", signed=True)
+        return queues[swapped % len(queues)]
+
+
+class CodePoints(MessageGroupBalancer):
+    """Hashes the code points (UTF-32) instead of Java's UTF-8 bytes."""
+
+    def take_message_queue_by_message_group(self, group):
+        queues = self.message_queues
+        return queues[sip_hash24(group.encode("utf-32-le", "surrogatepass")) % len(queues)]
+
+
+class PassThroughSurrogates(MessageGroupBalancer):
+    """Encodes a lone surrogate as its three UTF-8-like bytes, where Java writes ``?``."""
+
+    def take_message_queue_by_message_group(self, group):
+        queues = self.message_queues
+        return queues[sip_hash24(group.encode("utf-8", "surrogatepass")) % len(queues)]
+
+
+class TruncatedMod(MessageGroupBalancer):
+    """Java's ``%`` with ``Math.abs``, where Java's client takes ``LongMath.mod``."""
+
+    def take_message_queue_by_message_group(self, group):
+        queues = self.message_queues
+        value = sip_hash24(java_get_bytes(group, "UTF-8"))
+        return queues[abs(value) % len(queues)]
+
+
+class KeepsSlaves(PublishingLoadBalancer):
+    """Keeps the writable queues of slave brokers too."""
+
+    def __init__(self, route, index=None):
+        super().__init__(route, index)
+        self.message_queues = [mq for mq in route if mq.permission in ("WRITE", "READ_WRITE")]
+
+
+class ExcludesByAddressSet(PublishingLoadBalancer):
+    """Compares excluded endpoints by their addresses as a set, ignoring scheme and order."""
+
+    def take_message_queues(self, excluded, count):
+        loose = [frozenset(e.addresses) for e in excluded]
+        return super().take_message_queues(_Loose(loose), count)
+
+
+class _Loose:
+    def __init__(self, addresses):
+        self.addresses = addresses
+
+    def __contains__(self, endpoints):
+        return frozenset(endpoints.addresses) in self.addresses
+
+
+class NoFallback(PublishingLoadBalancer):
+    """Returns nothing when every broker is excluded, where Java takes them anyway."""
+
+    def take_message_queues(self, excluded, count):
+        queues = super().take_message_queues(excluded, count)
+        return [mq for mq in queues if mq.broker.endpoints not in excluded]
+
+
+class OneQueuePerCall(PublishingLoadBalancer):
+    """Moves the index once per queue taken, where Java moves it once per call."""
+
+    def take_message_queues(self, excluded, count):
+        taken = super().take_message_queues(excluded, count)
+        for _ in taken[1:]:
+            self._index.get_and_increment()
+        return taken
+
+
+class NoIntWrap(SubscriptionLoadBalancer):
+    """An index that grows past Integer.MAX_VALUE instead of wrapping to MIN_VALUE."""
+
+    def take_message_queue(self):
+        value = self._index.value
+        self._index.value = value + 1
+        return self.message_queues[value % len(self.message_queues)]
+
+
+class IncrementFirst(SubscriptionLoadBalancer):
+    """Increments, then reads (``incrementAndGet``): Java's answers one start index later."""
+
+    def take_message_queue(self):
+        self._index.get_and_increment()
+        return self.message_queues[self._index.value % len(self.message_queues)]
+
+
+class IncrementFirstDeclared(IncrementFirst):
+    """The same balancer, declaring the offset its index has from Java's (it keeps the index it
+    used last, Java the one it uses next): it passes."""
+
+    rmq_index_offset = -1
+
+
+class WanderingOffset(SubscriptionLoadBalancer):
+    """Starts wherever the route's length says: an offset that changes from case to case."""
+
+    rmq_index_offset = 1
+
+    def __init__(self, route, index=None):
+        super().__init__(route, None if index is None else index + len(route) % 3)
+
+
+class NoErrorWhenEmpty(SubscriptionLoadBalancer):
+    """Builds a balancer with no queue where Java refuses the route."""
+
+    def __init__(self, route, index=None):
+        try:
+            super().__init__(route, index)
+        except ValueError:
+            self.message_queues = []
+
+
+class NewIndexOnUpdate(SubscriptionLoadBalancer):
+    """An update starts a fresh index at 0, where Java's balancers share theirs."""
+
+    def update(self, route):
+        return type(self)(route, 0)
+
+
+class CopiesQueues(SubscriptionLoadBalancer):
+    """Answers with queues that are not the route's (nor equal to one)."""
+
+    def take_message_queue(self):
+        from dataclasses import replace
+
+        return replace(super().take_message_queue(), topic="elsewhere")
+
+
+class PythonHash(MessageGroupBalancer):
+    """Python's ``hash()`` of the group: one answer per process (PYTHONHASHSEED)."""
+
+    def take_message_queue_by_message_group(self, group):
+        return self.message_queues[hash(group) % len(self.message_queues)]
+
+
+# -- caught by the generated checks ----------------------------------------------------------
+
+
+class OutOfRoute(MessageGroupBalancer):
+    """Routes a group to a queue that is not the route's for a long group."""
+
+    def take_message_queue_by_message_group(self, group):
+        queue = super().take_message_queue_by_message_group(group)
+        if len(group) > 8:
+            from dataclasses import replace
+
+            return replace(queue, queue_id=queue.queue_id + 1000)
+        return queue
+
+
+class Lopsided(MessageGroupBalancer):
+    """Sends every group whose hash is even to the first queue: Java's hash, a skewed spread."""
+
+    def take_message_queue_by_message_group(self, group):
+        if sip_hash24(java_get_bytes(group, "UTF-8")) % 2 == 0:
+            return self.message_queues[0]
+        return super().take_message_queue_by_message_group(group)
+
+
+class TwoPerBroker(PublishingLoadBalancer):
+    """Takes the next queues in turn, whatever their broker."""
+
+    def take_message_queues(self, excluded, count):
+        start = self._index.get_and_increment()
+        queues = self.message_queues
+        return [queues[(start + i) % len(queues)] for i in range(min(max(count, 1), len(queues)))]
+
+
+class IgnoresExcluded(PublishingLoadBalancer):
+    """Takes as if nothing were excluded."""
+
+    def take_message_queues(self, excluded, count):
+        return super().take_message_queues(set(), count)
+
+
+class TakesOne(PublishingLoadBalancer):
+    """Answers one queue whatever the count."""
+
+    def take_message_queues(self, excluded, count):
+        return super().take_message_queues(excluded, count)[:1]
+
+
+class SkipsTheFirst(SubscriptionLoadBalancer):
+    """Never answers the first kept queue of a route of two or more."""
+
+    def take_message_queue(self):
+        queues = self.message_queues
+        if len(queues) < 2:
+            return super().take_message_queue()
+        return queues[1 + (self._index.get_and_increment() % (len(queues) - 1))]
