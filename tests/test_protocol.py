@@ -46,6 +46,7 @@ def test_every_message_is_declared_with_its_fields():
     assert set(declared()) == {
         "hello-request", "hello-response", "allocate-request", "allocate-response", "sort-request", "sort-response", "bye",
         "trace-request", "trace-response", "select-request", "select-response",
+        "group-request", "group-response", "balance-request", "balance-response",
     }
     assert declared()["allocate-request"].required >= {"cmd", "id", "strategy", "mqAll", "cidAll", "callers"}
 

@@ -37,7 +37,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -95,6 +95,8 @@ class Hello:
     homepage: str | None
     strategies: tuple[str, ...]
     sort: bool
+    #: per family, how the harness's round-robin index relates to Java's (``indexOffsets``)
+    index_offsets: Mapping[str, int] = field(default_factory=dict)
 
     def describe(self) -> str:
         return f"{self.name} {self.version} ({self.language})"
@@ -314,6 +316,10 @@ class Harness:
             problem = "gave no list of strategies"
         elif not isinstance(message.get("sort"), bool):
             problem = "did not say whether it serves sort (true or false)"
+        elif not isinstance(message.get("indexOffsets", {}), dict) or not all(
+            isinstance(k, str) and type(v) is int for k, v in message.get("indexOffsets", {}).items()
+        ):
+            problem = "gave indexOffsets that are not {family: integer}"
         if problem is not None:
             self._fault(process, f"answered hello with {quote(line.decode('utf-8', 'replace').strip())}: it {problem}")
         assert isinstance(implementation, dict) and isinstance(strategies, list)
@@ -325,6 +331,7 @@ class Harness:
             homepage if isinstance(homepage, str) else None,
             tuple(strategies),
             message["sort"],
+            dict(message.get("indexOffsets", {})),
         )
 
     # -- requests ------------------------------------------------------------

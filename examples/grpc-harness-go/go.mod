@@ -1,0 +1,3 @@
+module example.com/rmq-grpc-harness-go
+
+go 1.19
