@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from producer_mutants import MUTANTS
 
+from pytest_rmq_conformance.engine.generated.statistics import chi_square_bound, chi_square_tail
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.kinds.producer.draws import selector_cases, traces
-from pytest_rmq_conformance.kinds.producer.generated import chi_square_bound, chi_square_tail, with_reference_answers
+from pytest_rmq_conformance.kinds.producer.generated import with_reference_answers
 from pytest_rmq_conformance.kinds.producer.invariants import penalty, trace_violations
 from pytest_rmq_conformance.kinds.producer.properties import java_properties
 from pytest_rmq_conformance.kinds.producer.trace import observe_trace, replay_selector, replay_trace

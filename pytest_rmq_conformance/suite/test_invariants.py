@@ -17,6 +17,8 @@ from pytest_rmq_conformance.kinds.allocation.properties import (
 from pytest_rmq_conformance.kinds.allocation.reports import format_generated
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario, java_ordered
 from pytest_rmq_conformance.kinds.allocation.steps import check_members, check_step
+from pytest_rmq_conformance.kinds.grpc.generated import invariant_check as balancer_check
+from pytest_rmq_conformance.kinds.grpc.properties import PROPERTIES as _BALANCING
 from pytest_rmq_conformance.kinds.producer.generated import invariant_check
 from pytest_rmq_conformance.kinds.producer.properties import PROPERTIES as _SELECTION
 from pytest_rmq_conformance.plugin.verdicts import run_generated
@@ -105,6 +107,19 @@ def test_selection_invariant(prop, rmq_conformance, request):
     if rmq_conformance.load_error is not None:
         pytest.skip(f"the strategy could not be loaded: {rmq_conformance.load_error}")
     check = invariant_check(rmq_conformance, prop)
+    if isinstance(check, str):
+        pytest.skip(check)
+    run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit)
+
+
+@pytest.mark.rmq_check("invariants", kinds=("grpc",))
+@pytest.mark.parametrize("prop", list(_BALANCING))
+def test_balancer_invariant(prop, rmq_conformance, request):
+    """A gRPC client's balancer on generated groups, routes and takes, checked against ``prop``
+    (every property of its shape for a Java twin)."""
+    if rmq_conformance.load_error is not None:
+        pytest.skip(f"the strategy could not be loaded: {rmq_conformance.load_error}")
+    check = balancer_check(rmq_conformance, prop)
     if isinstance(check, str):
         pytest.skip(check)
     run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit)

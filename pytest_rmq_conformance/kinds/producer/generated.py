@@ -16,7 +16,6 @@ invariants of spec §11, and the spread of a selector.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -26,6 +25,7 @@ from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.statistics import SPREAD_ALPHA, chi_square_bound
 from pytest_rmq_conformance.engine.kinds import GeneratedCheck
 from pytest_rmq_conformance.engine.running.timeouts import time_limits
 from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, TraceCase
@@ -34,10 +34,8 @@ from pytest_rmq_conformance.kinds.producer.invariants import selector_violations
 from pytest_rmq_conformance.kinds.producer.properties import PROPERTIES, SELECTOR_PROPERTIES, TRACE_PROPERTIES
 from pytest_rmq_conformance.kinds.producer.trace import Fault, observe_selector, observe_trace
 
-__all__ = ["reference_check", "invariant_check", "spread_check", "shape_of", "SPREAD_ALPHA"]
+__all__ = ["reference_check", "invariant_check", "spread_check", "shape_of"]
 
-#: the chance that a fair selector fails the spread check in one run
-SPREAD_ALPHA = 1e-6
 #: calls per queue in the spread check
 _CALLS_PER_QUEUE = 60
 _GENERATED = "generated"
@@ -286,34 +284,6 @@ def _one_answer_check(subject: Any, shape: str) -> GeneratedCheck:
         raise PropertyFailure(format_generated(headline, shown, _summary(case), _data(case), noun=shape))
 
     return GeneratedCheck(_examples(subject, shape), body)
-
-
-def chi_square_tail(statistic: float, freedom: int) -> float:
-    """The chance that a chi-square variable of ``freedom`` degrees exceeds ``statistic`` (exact,
-    from the closed forms of the regularized upper incomplete gamma for whole and half orders)."""
-    half = statistic / 2
-    if freedom % 2 == 0:
-        term, total = 1.0, 1.0
-        for i in range(1, freedom // 2):
-            term *= half / i
-            total += term
-        return math.exp(-half) * total
-    total = math.erfc(math.sqrt(half))
-    term = math.sqrt(half) / math.gamma(1.5)
-    for i in range(1, (freedom + 1) // 2):
-        total += math.exp(-half) * term
-        term *= half / (i + 0.5)
-    return total
-
-
-def chi_square_bound(cells: int, alpha: float = SPREAD_ALPHA) -> float:
-    """The chi-square statistic over ``cells`` equally likely cells that a fair draw exceeds
-    with chance ``alpha``."""
-    low, high = 0.0, 10.0 * cells + 100.0
-    for _ in range(100):
-        middle = (low + high) / 2
-        low, high = (middle, high) if chi_square_tail(middle, cells - 1) > alpha else (low, middle)
-    return high
 
 
 def spread_check(subject: Any) -> GeneratedCheck:
