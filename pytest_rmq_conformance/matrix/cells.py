@@ -269,7 +269,7 @@ def build_matrix(
         "seed": seed,
         "examples": examples,
         "releases": list(releases),
-        "goldenRuns": golden_runs(releases),
+        "goldenRuns": golden_runs(releases, families),
         "families": families,
         "implementations": rows,
     }
@@ -297,14 +297,26 @@ def load_problems(specs: Sequence[str], release: str, *, timeout: float | None, 
     return problems
 
 
-def golden_runs(releases: Sequence[str]) -> list[dict[str, str]]:
-    """The Java runs behind the golden vectors of ``releases``: release, commit, JDK, charset."""
-    runs = load_golden(strategies=()).runs.values()
+def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The Java runs behind the golden vectors of ``releases`` and ``families`` (default: those
+    of the shipped ``golden/`` folder): release, commit, JDK, charset; a run of another client
+    than RocketMQ's own (the 5.x gRPC clients) names it, and the families it recorded."""
+    own = {kind.name: kind.golden_dirs for kind in kinds.all_kinds()}
+    shipped = [name for name in kinds.names() if not own[kinds.get(name).kind]]  # the families of golden/
+    sets = [(load_golden(strategies=()), shipped)]
+    sets += [(load_golden(directory, strategies=(), validate=False), [name for name in kinds.names() if kinds.get(name).kind == kind])
+             for kind, directories in own.items() for directory in directories]
+    wanted = set(shipped if families is None else families)
     order = {release: at for at, release in enumerate(releases)}
-    return [
-        {"run": run.id, **run.to_json()}
-        for run in sorted((run for run in runs if run.rocketmq in order), key=lambda run: (order[run.rocketmq], run.id))
-    ]
+    found = [(run, names) for golden, names in sets if wanted & set(names) for run in golden.runs.values() if run.rocketmq in order]
+    out: list[dict[str, Any]] = []
+    for run, names in sorted(found, key=lambda item: (order[item[0].rocketmq], item[0].id)):
+        entry: dict[str, Any] = {"run": run.id, **run.to_json()}
+        if run.client is not None:
+            entry["families"] = names
+        if entry not in out:
+            out.append(entry)
+    return out
 
 
 def _versions(versions: Sequence[str]) -> str:

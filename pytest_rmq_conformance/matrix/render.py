@@ -85,6 +85,9 @@ def _cell_text(cell: dict[str, Any]) -> str:
         return f"{not_run} of {golden['cases']} cases not run"
     if status == "differs":
         impact = KINDS[cell["impact"]].label
+        split = [(count, KINDS[name].label) for name, count in golden["classes"].items() if count]
+        if len(split) > 1:  # the severity split, worst first
+            impact = ", ".join(f"{count} {label}" for count, label in split)
         text = f"{golden['differ']} of {golden['cases']} cases differ: {impact}" if golden["differ"] else f"generated examples differ: {impact}"
         return f"{text}; {KINDS['not-run'].mark} {not_run} not run" if not_run else text
     return "" if status == "absent" else KINDS[status].label
@@ -110,6 +113,7 @@ def _legend(doc: dict[str, Any], columns: list[tuple[str, str]]) -> list[str]:
     used = {_kind(_cells(row)[col]) for row in doc["implementations"] for col in columns}
     if any(_cells(row)[col]["golden"]["notRun"] for row in doc["implementations"] for col in columns):
         used.add("not-run")
+    used |= {name for row in doc["implementations"] for col in columns for name, count in _cells(row)[col]["golden"]["classes"].items() if count}
     return [kind for kind in KINDS if kind in ALWAYS or kind in used]
 
 
@@ -135,12 +139,29 @@ def _compared_with(doc: dict[str, Any]) -> str:
 
 
 def _runs_text(doc: dict[str, Any]) -> list[str]:
-    """One line per golden run: the release, the commit of the Java client, the JDK and charset."""
+    """One line per golden run: the release (or the client), the commit of the Java client, the JDK and charset."""
     return [
-        f"RocketMQ {run['rocketmq']} at commit {run['commit'][:10]}, {run['jdk']}"
+        (f"{run['client']} (RocketMQ {run['rocketmq']}, {', '.join(run.get('families', []))})" if run.get("client") else f"RocketMQ {run['rocketmq']}")
+        + f" at commit {run['commit'][:10]}, {run['jdk']}"
         + ("" if run["defaultCharset"] == "UTF-8" else f", default charset {run['defaultCharset']}")
         for run in doc["goldenRuns"]
     ]
+
+
+def _run_for(doc: dict[str, Any], family: str, release: str) -> dict[str, Any] | None:
+    """The golden run a column is compared with: a client's run that recorded ``family``, else
+    the release's run (UTF-8)."""
+    runs = [run for run in doc["goldenRuns"] if run["rocketmq"] == release]
+    own = [run for run in runs if run.get("client") and family in run.get("families", ())]
+    plain = [run for run in runs if not run.get("client") and run["defaultCharset"] == "UTF-8"]
+    return (own or plain or [None])[0]
+
+
+def column_label(doc: dict[str, Any], family: str, release: str) -> str:
+    """What a column compares with: ``RocketMQ 5.3.3``, or the client whose run recorded the
+    family's vectors (``rocketmq-clients Java da8271b5``)."""
+    run = _run_for(doc, family, release)
+    return run["client"] if run is not None and run.get("client") else f"RocketMQ {release}"
 
 
 def to_markdown(doc: dict[str, Any]) -> str:
@@ -154,7 +175,7 @@ def to_markdown(doc: dict[str, Any]) -> str:
         f"- made by pytest-rmq-conformance {doc['tool']['version']} at {doc['generatedAt']}",
         "",
         "| implementation | language | version | verdict | "
-        + " | ".join(f"{family} RocketMQ {release}" for family, release in columns) + " |",
+        + " | ".join(f"{family} {column_label(doc, family, release)}" for family, release in columns) + " |",
         "| --- | --- | --- | --- | " + " | ".join("---" for _ in columns) + " |",
     ]
     divergences = []
@@ -177,7 +198,7 @@ def to_markdown(doc: dict[str, Any]) -> str:
         lines += ["", "## First divergence of each cell", ""]
         for number, (row, cell, first) in enumerate(divergences, 1):
             lines += [
-                f'<a id="d{number}"></a>{number}. **{row["name"]}**, {cell["family"]} at RocketMQ {cell["release"]} '
+                f'<a id="d{number}"></a>{number}. **{row["name"]}**, {cell["family"]} at {column_label(doc, cell["family"], cell["release"])} '
                 f"({first['check']}, {first['case']}, {KINDS[first['class']].label}): {first['summary']}",
                 "",
                 f"   `{first['repro']}`" if first["repro"] else "",
@@ -280,15 +301,14 @@ def to_html(doc: dict[str, Any]) -> str:
     esc = html.escape
     columns = _columns(doc)
     releases = doc["releases"]
-    runs = {run["rocketmq"]: run for run in doc["goldenRuns"] if run["defaultCharset"] == "UTF-8"}
     families = list(dict.fromkeys(family for family, _ in columns))
     head = ['<tr><th class="who" rowspan=2>implementation</th><th rowspan=2>verdict</th>']
     head += [f'<th class="family" colspan={len(releases)}>{esc(family)}</th>' for family in families]
     head.append("</tr><tr>")
-    for _family, release in columns:
-        run = runs.get(release)
+    for family, release in columns:
+        run = _run_for(doc, family, release)
         title = f' title="golden vectors of the Java client at commit {esc(run["commit"])}"' if run else ""
-        head.append(f"<th{title}>RocketMQ {esc(release)}</th>")
+        head.append(f"<th{title}>{esc(column_label(doc, family, release))}</th>")
     head.append("</tr>")
     body, divergences = [], []
     for row in doc["implementations"]:
@@ -318,7 +338,7 @@ def to_html(doc: dict[str, Any]) -> str:
         for kind in _legend(doc, columns)
     )
     found = "".join(
-        f'<li id="d{number}"><p><b>{esc(row["name"])}</b>, {esc(cell["family"])} at RocketMQ {esc(cell["release"])}: '
+        f'<li id="d{number}"><p><b>{esc(row["name"])}</b>, {esc(cell["family"])} at {esc(column_label(doc, cell["family"], cell["release"]))}: '
         f'<span class="chip {esc(first["class"])}"><span class="mark">{esc(KINDS[first["class"]].mark)}</span> '
         f'{esc(KINDS[first["class"]].label)}</span> in {esc(first["check"])} {esc(first["case"])}</p>'
         f"<p>{esc(first['summary'])}</p>"
