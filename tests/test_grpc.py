@@ -1,0 +1,278 @@
+"""The 5.x gRPC clients' balancers: SipHash against its reference vectors, the ports exact on
+every vector, the built-ins through the plugin, and every mutant rejected by the check that
+should catch it."""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import grpc_mutants
+import pytest
+
+from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
+from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.grpc import AtomicIndex, PublishingLoadBalancer, message_group_index
+from pytest_rmq_conformance.grpc.route import route_from_json
+from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, guava_mod, java_get_bytes, sip_hash24
+from pytest_rmq_conformance.kinds.grpc.families import PORTS
+from pytest_rmq_conformance.kinds.grpc.play import replay
+
+Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
+GOLDEN = load_golden(golden_dir() / "grpc", validate=False)  # validated in full by test_the_shipped_cases_match_their_schema
+RUN = next(iter(GOLDEN.runs))
+FAMILIES = tuple(PORTS)
+SIPHASH_VECTORS = [bytes.fromhex("".join(line.split()))
+                   for line in (Path(__file__).parent / "data" / "siphash24-reference.txt").read_text().splitlines()
+                   if line and not line.startswith("#")]
+
+
+@pytest.mark.once
+def test_the_shipped_cases_match_their_schema():
+    validated = load_golden(golden_dir() / "grpc", validate=True)  # every line and the manifest, against their schemas
+    assert validated.cases == GOLDEN.cases and len(validated.cases) == 3611
+
+
+def test_siphash_gives_every_reference_vector():
+    assert len(SIPHASH_VECTORS) == 64
+    for length, digest in enumerate(SIPHASH_VECTORS):
+        assert sip_hash24(bytes(range(length))) == int.from_bytes(digest, "little", signed=True), length
+
+
+def test_guava_mod_is_never_negative_and_refuses_a_modulus_below_one():
+    assert guava_mod(-7, 3) == 2 and guava_mod(7, 3) == 1 and guava_mod(-(2**63), 3) == 1 and guava_mod(INT_MIN, 7) == 5
+    with pytest.raises(ValueError, match="Modulus must be positive"):
+        guava_mod(5, 0)
+
+
+def test_java_utf8_writes_a_lone_surrogate_as_a_question_mark_and_joins_a_pair():
+    assert java_get_bytes("a\ud800b", "UTF-8") == b"a?b"
+    assert java_get_bytes("\ud83d\ude00", "UTF-8") == "\U0001F600".encode() == bytes.fromhex("f09f9880")
+    assert java_get_bytes("\ude00\ud83d", "UTF-8") == b"??"
+
+
+def test_the_group_index_of_the_empty_group():
+    """Java's sipHash24 of no bytes is 8246050544436514353, which is odd."""
+    assert sip_hash24(b"") == 8246050544436514353
+    assert [message_group_index("", k) for k in (1, 2, 3)] == [0, 1, 8246050544436514353 % 3]
+
+
+def test_the_index_wraps_like_javas_int():
+    index = AtomicIndex(INT_MAX)
+    assert [index.get_and_increment() for _ in range(2)] == [INT_MAX, INT_MIN] and index.value == INT_MIN + 1
+
+
+def test_a_route_with_nothing_writable_is_refused_with_javas_message():
+    broker = {"name": "broker-a", "id": 0, "endpoints": {"scheme": "IPv4", "addresses": [["10.0.0.1", 8081]]}}
+    route = route_from_json([{"queueId": 0, "permission": "READ", "broker": broker}])
+    with pytest.raises(ValueError, match=r"^No writable message queue found, topiRouteData=TopicRouteData\{messageQueueImpls=\[broker-a\.TopicTest\.0\]\}$"):
+        PublishingLoadBalancer(route, 0)
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_port_reproduces_every_vector(family):
+    cases = GOLDEN.by_strategy(family)
+    port = PORTS[family]
+    mismatches = [replay(lambda route, index: port(route=route, index=index), case, RUN) for case in cases]
+    assert len(cases) >= 600
+    assert [m for m in mismatches if m is not None] == []
+
+
+#: mutant -> (family, the class of divergence the golden check finds)
+MUTANTS = {
+    "UnsignedModulo": ("GROUP_HASH", WRONG_QUEUES),
+    "BigEndianHash": ("GROUP_HASH", WRONG_QUEUES),
+    "CodePoints": ("GROUP_HASH", WRONG_QUEUES),
+    "PassThroughSurrogates": ("GROUP_HASH", WRONG_QUEUES),
+    "TruncatedMod": ("GROUP_HASH", WRONG_QUEUES),
+    "PythonHash": ("GROUP_HASH", WRONG_QUEUES),
+    "KeepsSlaves": ("PUBLISH_ROUND_ROBIN", WRONG_QUEUES),
+    "ExcludesByAddressSet": ("PUBLISH_ROUND_ROBIN", WRONG_QUEUES),
+    "NoFallback": ("PUBLISH_ROUND_ROBIN", WRONG_QUEUES),
+    "OneQueuePerCall": ("PUBLISH_ROUND_ROBIN", COUNTER_DRIFT),
+    "NoIntWrap": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+    "IncrementFirst": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+    "WanderingOffset": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+    "NoErrorWhenEmpty": ("SUBSCRIBE_ROUND_ROBIN", ERROR_BEHAVIOUR),
+    "NewIndexOnUpdate": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+    "CopiesQueues": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+}
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_every_mutant_is_rejected_by_the_check_that_should_catch_it(name):
+    family, divergence_class = MUTANTS[name]
+    mutant = getattr(grpc_mutants, name)
+    offset = getattr(mutant, "rmq_index_offset", 0)
+    found = [m for m in (replay(lambda route, index: mutant(route=route, index=index), case, RUN, offset)
+                         for case in GOLDEN.by_strategy(family)) if m is not None]
+    assert found, f"{name} passed every {family} vector"
+    assert divergence_class in Counter(m.divergence_class for m in found)
+    assert FAULT not in Counter(m.divergence_class for m in found), [m for m in found if m.divergence_class == FAULT][:1]
+
+
+#: mutant -> the generated check (--rmq-checks part, test) that must catch it, and the words of its report
+GENERATED_MUTANTS = {
+    "PythonHash": ("invariants", "one-answer", ("*breaks one-answer*", "*from another process, PYTHONHASHSEED=*")),
+    "OutOfRoute": ("invariants", "in-range", ("*breaks in-range*",)),
+    "Lopsided": ("invariants", "spread", ("*breaks spread*", "*chi-square * > *")),
+    "TwoPerBroker": ("invariants", "one-per-broker", ("*breaks one-per-broker*",)),
+    "IgnoresExcluded": ("invariants", "avoids-excluded", ("*breaks avoids-excluded*",)),
+    "TakesOne": ("invariants", "takes-enough", ("*breaks takes-enough*",)),
+    "SkipsTheFirst": ("invariants", "covers-queues", ("*breaks covers-queues*",)),
+    "NoIntWrap": ("invariants", "index-wraps", ("*breaks index-wraps*", "*Java's int gives*")),
+    "UnsignedModulo": ("reference", "test_matches_reference", ("*differs from the reference port on a generated group*",)),
+    "KeepsSlaves": ("reference", "test_matches_reference", ("*differs from the reference port on a generated case*",)),
+}
+
+
+def test_every_mutant_is_named_in_a_table():
+    defined = {name for name, value in vars(grpc_mutants).items() if isinstance(value, type) and not name.startswith("_")
+               and value.__module__ == grpc_mutants.__name__}
+    assert defined - {"IncrementFirstDeclared"} == set(MUTANTS) | set(GENERATED_MUTANTS)
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", sorted(GENERATED_MUTANTS))
+def test_every_generated_check_can_fail(mutants, name):
+    part, check, words = GENERATED_MUTANTS[name]
+    result = mutants.runpytest("-p", "no:cacheprovider", f"--rmq-checks={part}", f"--rmq-strategy=grpc_mutants:{name}", "-k", check)
+    assert result.ret == 1, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(list(words))
+
+
+@pytest.fixture
+def mutants(pytester):
+    pytester.makepyfile(grpc_mutants=(Path(__file__).with_name("grpc_mutants.py")).read_text())
+    pytester.syspathinsert()
+    return pytester
+
+
+@pytest.mark.cross_product
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_built_in_names_pass_through_the_plugin(pytester, family):
+    result = pytester.runpytest(*Q, f"--rmq-strategy={family}")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == len(GOLDEN.by_strategy(family))
+    result.stdout.fnmatch_lines(["*answers compared call by call*"])
+
+
+def test_a_declared_index_offset_is_honoured_and_an_undeclared_one_fails(mutants):
+    declared = mutants.runpytest(*Q, "--rmq-strategy=grpc_mutants:IncrementFirstDeclared")
+    assert declared.ret == 0, declared.stdout.str()
+    undeclared = mutants.runpytest(*Q, "--rmq-strategy=grpc_mutants:IncrementFirst", "-x")
+    assert undeclared.ret == 1
+
+
+def test_a_group_failure_shows_the_bytes_and_javas_hash(mutants):
+    result = mutants.runpytest(*Q, "--rmq-strategy=grpc_mutants:UnsignedModulo", "-x")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        "*(GROUP_HASH, 5.3.3+java-da8271b5): queue *, Java's queue *",
+        "*group '*' (* characters), * queues",
+        "*UTF-8 as Java encodes it (* bytes): *",
+        "*Java: sipHash24 = -*, LongMath.mod(hash, *) = queue *",
+        "*rerun: pytest --rmq-strategy=grpc_mutants:UnsignedModulo*--rmq-case=grpc-pub-GROUP_HASH-*",
+    ])
+
+
+def test_a_round_robin_failure_shows_the_route_and_the_steps_up_to_it(mutants):
+    result = mutants.runpytest(*Q, "--rmq-strategy=grpc_mutants:KeepsSlaves", "-x")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*filtered [[]*[]], Java's [[]*[]]", "*route: 0:broker-a/0(READ_WRITE)*", "*index at start: *; Java kept*"])
+
+
+def test_a_balancer_without_the_familys_methods_is_a_usage_error(pytester):
+    pytester.makepyfile(half="class Half:\n    name = 'PUBLISH_ROUND_ROBIN'\n    def __init__(self, route=None, index=None):\n        pass\n"
+                             "    def take_message_queue_by_message_group(self, group):\n        return None\n")
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, "--rmq-strategy=half:Half")
+    assert result.ret == 4
+    assert "the PUBLISH_ROUND_ROBIN balancer has no take_message_queues(), update()" in result.stderr.str()
+
+
+def _readme_block(marker: str, language: str = "python") -> str:
+    """The README's first code block after ``marker``."""
+    import re
+
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    found = re.search(re.escape(marker) + rf".*?```{language}\n(.*?)```", text, re.DOTALL)
+    assert found is not None, f"the README lost its block after {marker!r}"
+    return found.group(1)
+
+
+@pytest.mark.once
+def test_the_readme_balancer_passes_and_its_unsigned_variant_fails_as_the_readme_says(pytester):
+    mine = _readme_block("A group router of your own, in\n`mybalancer.py`:")
+    unsigned = mine.replace("return self.message_queues[signed % len(self.message_queues)]",
+                            "return self.message_queues[unsigned % len(self.message_queues)]")
+    assert unsigned != mine
+    pytester.makepyfile(mybalancer=mine, unsignedbalancer=unsigned)
+    pytester.syspathinsert()
+    ok = pytester.runpytest(*Q, "--rmq-strategy=mybalancer:MyBalancer")
+    assert ok.ret == 0 and ok.parseoutcomes()["passed"] == 1811, ok.stdout.str()[-2000:]
+    wrong = pytester.runpytest(*Q, "--rmq-strategy=unsignedbalancer:MyBalancer", "--rmq-case=grpc-pub-GROUP_HASH-0206-ascii")
+    printed = wrong.stdout.str()
+    for line in _readme_block("each with what Java computed:", "").splitlines()[:4]:
+        assert line in printed, line
+    every = pytester.runpytest(*Q, "--rmq-strategy=unsignedbalancer:MyBalancer")
+    assert every.parseoutcomes()["failed"] == 727
+
+
+
+def test_the_readme_shows_the_clients_report_as_committed():
+    """The README's table of the real clients is docs/clients.md's (regenerated by tox -e clients,
+    which .ci/run checks against the committed report)."""
+    root = Path(__file__).parents[1]
+    report = [line for line in (root / "docs" / "clients.md").read_text(encoding="utf-8").splitlines() if line.startswith("| rocketmq-")]
+    readme = (root / "README.md").read_text(encoding="utf-8").replace("](docs/clients.md#d", "](#d")
+    assert len(report) == 2 and all(line in readme for line in report)
+    assert json.loads((root / "docs" / "clients.json").read_text())["implementations"][0]["version"] == \
+        json.loads((root / "clients" / "node" / "package.json").read_text())["dependencies"]["rocketmq-client-nodejs"]
+
+
+def _source_line(case: dict, run: dict) -> dict:
+    """A golden case as the Java vectors' line it came from."""
+    expect = {key: value for key, value in case["expect"][0].items() if key != "runs"}
+    inputs = {key: case[key] for key in ("group", "queues", "route", "index", "steps") if key in case}
+    guava = run["jdk"].split(", Guava: ")[1]
+    return {"id": case["id"], "family": case["strategy"], "tags": [case["category"], *case["flags"]], **inputs, "expect": expect,
+            "reference": {"repo": "apache/rocketmq-clients", "commit": run["commit"], "guava": guava, "jdk": run["jdk"].split(", Guava: ")[0]}}
+
+
+@pytest.mark.once
+def test_the_import_rebuilds_the_shipped_cases_byte_for_byte_and_drops_a_repeated_scenario(tmp_path):
+    shipped = golden_dir() / "grpc"
+    (run,) = json.loads((shipped / "manifest.json").read_text())["runs"].values()
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "vector.schema.json").write_text(json.dumps({"type": "object", "required": ["id", "family", "reference"]}))
+    for family in FAMILIES:
+        lines = [json.loads(line) for line in (shipped / f"{family}.jsonl").read_text().splitlines()]
+        rebuilt = [_source_line(case, run) for case in lines]
+        if family == "GROUP_HASH":  # the same scenario again, under another id: left out
+            rebuilt.append({**rebuilt[0], "id": "grpc-pub-GROUP_HASH-9999-again"})
+        (source / f"{family}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in rebuilt))
+    from pytest_rmq_conformance.kinds.grpc.golden_import import import_vectors
+
+    report = import_vectors(source, tmp_path / "out")
+    assert report.duplicates == 1 and sum(report.cases.values()) == len(GOLDEN.cases)
+    for family in FAMILIES:
+        assert (tmp_path / "out" / f"{family}.jsonl").read_bytes() == (shipped / f"{family}.jsonl").read_bytes()
+    assert json.loads((tmp_path / "out" / "manifest.json").read_text())["runs"] == json.loads((shipped / "manifest.json").read_text())["runs"]
+
+
+def test_the_import_refuses_two_provenances_naming_the_line(tmp_path):
+    from pytest_rmq_conformance.engine.golden.data import GoldenDataError
+    from pytest_rmq_conformance.kinds.grpc.golden_import import import_vectors
+
+    shipped = golden_dir() / "grpc"
+    (run,) = json.loads((shipped / "manifest.json").read_text())["runs"].values()
+    lines = [_source_line(json.loads(line), run) for line in (shipped / "GROUP_HASH.jsonl").read_text().splitlines()[:2]]
+    lines[1]["reference"]["commit"] = "0" * 40
+    (tmp_path / "vector.schema.json").write_text("{}")
+    (tmp_path / "GROUP_HASH.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(GoldenDataError, match=r"GROUP_HASH.jsonl:2 .*provenance .* differs"):
+        import_vectors(tmp_path, tmp_path / "out")
