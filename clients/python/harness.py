@@ -1,0 +1,169 @@
+"""The real Python client of RocketMQ 5 (PyPI rocketmq-python-client, the version
+``requirements.txt`` pins) behind the suite's exec protocol: GROUP_HASH, PUBLISH_ROUND_ROBIN and
+SUBSCRIBE_ROUND_ROBIN are answered by the package's own ``QueueSelector`` (its producer and
+simple-consumer selectors) on the package's ``TopicRouteData`` of its own protobuf
+``MessageQueue`` objects. Nothing of their logic is written here. Run it as
+
+    pip install -r clients/python/requirements.txt
+    pytest --rmq-strategy="exec:python clients/python/harness.py"
+
+What this file does besides calling them:
+
+- the selector's index is random in ``[1, 1000]`` at construction; it is set to the case's
+  start through the selector's own ``AtomicInteger.set`` (a private attribute), and read back
+  with ``get``; the queues it kept are its private list, read;
+- the client has no ``takeMessageQueues(excluded, count)``: its producer takes one queue per
+  send attempt with ``select_next_queue()``, which is what a publishing ``take`` answers here
+  (excluded endpoints and the count are not the client's to honour);
+- a group goes to ``select_queue_by_hash_key(group)``; ``update`` is the selector's own (in
+  place); a step it raises on is answered with what it raised.
+
+Importing the client makes ``~/logs/rocketmq_python``; ``HOME`` is a temporary folder here.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+os.environ["HOME"] = tempfile.mkdtemp(prefix="rmq-clients-python-")  # the client logs under ~/logs
+
+from importlib.metadata import version
+
+from rocketmq.grpc_protocol import AddressScheme, Permission, definition_pb2
+from rocketmq.v5.client.balancer import QueueSelector
+from rocketmq.v5.model import TopicRouteData
+
+PACKAGE = "rocketmq-python-client"
+SCHEMES = {"IPv4": AddressScheme.IPv4, "IPv6": AddressScheme.IPv6, "DOMAIN_NAME": AddressScheme.DOMAIN_NAME}
+
+
+def route(queues):
+    built = []
+    for queue in queues:
+        mq = definition_pb2.MessageQueue()
+        mq.topic.name = "TopicTest"
+        mq.id = queue["queueId"]
+        mq.permission = Permission.Value(queue["permission"])
+        mq.broker.name = queue["broker"]["name"]
+        mq.broker.id = queue["broker"]["id"]
+        mq.broker.endpoints.scheme = SCHEMES[queue["broker"]["endpoints"]["scheme"]]
+        for host, port in queue["broker"]["endpoints"]["addresses"]:
+            address = mq.broker.endpoints.addresses.add()
+            address.host, address.port = host, port
+        built.append(mq)
+    return TopicRouteData(built)
+
+
+def positions(data):
+    """A queue's position in ``data``: by identity, else the one equal entry (an update that
+    finds the same route keeps the old objects)."""
+    by_id = {id(queue): position for position, queue in enumerate(data.message_queues)}
+
+    def where(queue):
+        if id(queue) in by_id:
+            return by_id[id(queue)]
+        equal = [position for position, entry in enumerate(data.message_queues) if entry == queue]
+        return equal[0] if len(equal) == 1 else None
+
+    return where
+
+
+def error_answer(exc):
+    message = str(exc)
+    return {"error": "other", "message": f"{type(exc).__name__}: {message}"}
+
+
+def selector(data, publishing):
+    return QueueSelector.producer_queue_selector(data) if publishing else QueueSelector.simple_consumer_queue_selector(data)
+
+
+def kept(chosen):
+    return chosen._QueueSelector__message_queues
+
+
+def index_of(chosen):
+    return chosen._QueueSelector__index
+
+
+_GROUP_ROUTES = {}
+
+
+def group(request):
+    count = request["queues"]
+    if count not in _GROUP_ROUTES:
+        broker = {"name": "broker-a", "id": 0, "endpoints": {"scheme": "IPv4", "addresses": [["10.0.0.1", 8081]]}}
+        data = route([{"queueId": i, "permission": "READ_WRITE", "broker": broker} for i in range(count)])
+        _GROUP_ROUTES[count] = (data, positions(data))
+    data, where = _GROUP_ROUTES[count]
+    answers = []
+    for name in request["groups"]:
+        try:
+            answers.append({"index": where(selector(data, True).select_queue_by_hash_key(name))})
+        except Exception as exc:  # what the client raises is its answer
+            answers.append(error_answer(exc))
+    return {"answers": answers}
+
+
+def balance(request):
+    publishing = request["strategy"] == "PUBLISH_ROUND_ROBIN"
+    data = route(request["route"])
+    try:
+        chosen = selector(data, publishing)
+        index_of(chosen).set(request["index"])
+    except Exception as exc:
+        return error_answer(exc)
+    where = positions(data)
+    filtered = [where(queue) for queue in kept(chosen)]
+    outcomes = []
+    for step in request["steps"]:
+        try:
+            if step["op"] == "take" and publishing:
+                outcomes.append({"queues": [where(chosen.select_next_queue())]})
+            elif step["op"] == "take":
+                outcomes.append({"queue": where(chosen.select_next_queue())})
+            elif step["op"] == "group":
+                outcomes.append({"queue": where(chosen.select_queue_by_hash_key(step["group"]))})
+            else:
+                data = route(step["route"])
+                chosen.update(data)
+                where = positions(data)
+                outcomes.append({"filtered": [where(queue) for queue in kept(chosen)]})
+        except Exception as exc:
+            outcomes.append(error_answer(exc))
+    return {"filtered": filtered, "outcomes": outcomes, "indexAfter": index_of(chosen).get()}
+
+
+HELLO = {
+    "protocol": 1,
+    "implementation": {"name": PACKAGE, "language": "Python", "version": version(PACKAGE),
+                       "homepage": "https://pypi.org/project/rocketmq-python-client/"},
+    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
+    "sort": False,
+}
+
+
+def main():
+    out = sys.stdout
+    sys.stdout = sys.stderr  # what the client prints must not garble the protocol
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        command = request.get("cmd")
+        if command == "bye":
+            return
+        if command == "hello":
+            answer = HELLO
+        elif command == "group":
+            answer = {"id": request["id"], **group(request)}
+        elif command == "balance":
+            answer = {"id": request["id"], **balance(request)}
+        else:
+            answer = {"id": request.get("id"), "unsupported": f"{command} is not a request of the gRPC balancers"}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
