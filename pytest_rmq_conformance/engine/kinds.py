@@ -261,10 +261,17 @@ def unregister_family(name: str) -> None:
     _FAMILIES.pop(name, None)
 
 
+def _rank(kind: Kind) -> int:
+    """Where a kind stands: the built-in ones in :data:`BUILT_IN`'s order (whichever a process
+    imported first), then the others as they were registered."""
+    module = type(kind).__module__
+    return BUILT_IN.index(module) if module in BUILT_IN else len(BUILT_IN)
+
+
 def all_kinds() -> list[Kind]:
-    """Every registered kind, the built-in ones first."""
+    """Every registered kind, the built-in ones first, in :data:`BUILT_IN`'s order."""
     _load()
-    return list(_KINDS.values())
+    return sorted(_KINDS.values(), key=_rank)
 
 
 def get_kind(name: str) -> Kind:
@@ -295,9 +302,10 @@ def kind_of_method(strategy: Any) -> Kind | None:
 
 
 def all_families() -> list[Family]:
-    """Every registered family, the built-in ones first."""
+    """Every registered family, kind by kind (:func:`all_kinds`' order), each kind's as registered."""
     _load()
-    return list(_FAMILIES.values())
+    order = {kind.name: at for at, kind in enumerate(all_kinds())}
+    return sorted(_FAMILIES.values(), key=lambda family: order.get(family.kind, len(order)))
 
 
 def names() -> list[str]:
