@@ -35,9 +35,11 @@ TRACE_PROPERTIES = {
     "or a queue of a broker of the route below its writeQueueNums",
     "round-robin": "latency off, first attempt: the queue at position counter mod n, the counter one step on",
     "avoids-last-broker": "latency off, a retry never returns the last broker while the list has another",
-    "avoids-penalised": "latency on, first attempt: an available broker whenever the list has one",
-    "avoids-penalised-on-retry": "latency on, retry: an available broker whenever the list has one besides the last",
-    "reachability": "latency on: with no available broker besides the last, a reachable one besides the last if any",
+    "avoids-penalised": "latency on, first attempt: an available broker whenever the list has one (the counter clear of the int's end)",
+    "avoids-penalised-on-retry": "latency on, retry: an available broker whenever the list has one besides the last "
+    "(the counter clear of the int's end)",
+    "reachability": "latency on: with no available broker besides the last, a reachable one besides the last if any "
+    "(the counter clear of the int's end)",
     "penalty-boundaries": "an update prices its latency by the release's tables: unavailable until now + d",
     "isolation": "an isolating update keeps the measured latency and prices the release's isolation latency",
     "monotonic-penalty": "an update never ends a penalty early: startTimestamp never decreases",
