@@ -245,6 +245,7 @@ def _load() -> None:
 def register_kind(kind: Kind) -> Kind:
     """Add ``kind`` (replacing one of the same name); returns it."""
     _KINDS[kind.name] = kind
+    _reorder()
     return kind
 
 
@@ -253,6 +254,7 @@ def register_family(family: Family) -> Family:
     if family.kind not in _KINDS:
         raise ValueError(f"family {family.name}: no kind {family.kind!r} is registered (known: {sorted(_KINDS)})")
     _FAMILIES[family.name] = family
+    _reorder()
     return family
 
 
@@ -268,10 +270,22 @@ def _rank(kind: Kind) -> int:
     return BUILT_IN.index(module) if module in BUILT_IN else len(BUILT_IN)
 
 
+def _reorder() -> None:
+    """Keep the registries in their listing order, once per registration: the kinds by
+    :func:`_rank`, the families kind by kind, each kind's as registered."""
+    ranked = sorted(_KINDS.values(), key=_rank)
+    _KINDS.clear()
+    _KINDS.update((kind.name, kind) for kind in ranked)
+    order = {kind.name: at for at, kind in enumerate(ranked)}
+    families = sorted(_FAMILIES.values(), key=lambda family: order.get(family.kind, len(order)))
+    _FAMILIES.clear()
+    _FAMILIES.update((family.name, family) for family in families)
+
+
 def all_kinds() -> list[Kind]:
     """Every registered kind, the built-in ones first, in :data:`BUILT_IN`'s order."""
     _load()
-    return sorted(_KINDS.values(), key=_rank)
+    return list(_KINDS.values())
 
 
 def get_kind(name: str) -> Kind:
@@ -304,8 +318,7 @@ def kind_of_method(strategy: Any) -> Kind | None:
 def all_families() -> list[Family]:
     """Every registered family, kind by kind (:func:`all_kinds`' order), each kind's as registered."""
     _load()
-    order = {kind.name: at for at, kind in enumerate(all_kinds())}
-    return sorted(_FAMILIES.values(), key=lambda family: order.get(family.kind, len(order)))
+    return list(_FAMILIES.values())
 
 
 def names() -> list[str]:
