@@ -8,6 +8,7 @@ from pathlib import Path
 
 import grpc_mutants
 import pytest
+from test_producer_readme import block_after  # one reader of the README's code blocks
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import load_golden
@@ -193,19 +194,9 @@ def test_a_balancer_without_the_familys_methods_is_a_usage_error(pytester):
     assert "the PUBLISH_ROUND_ROBIN balancer has no take_message_queues(), update()" in result.stderr.str()
 
 
-def _readme_block(marker: str, language: str = "python") -> str:
-    """The README's first code block after ``marker``."""
-    import re
-
-    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    found = re.search(re.escape(marker) + rf".*?```{language}\n(.*?)```", text, re.DOTALL)
-    assert found is not None, f"the README lost its block after {marker!r}"
-    return found.group(1)
-
-
 @pytest.mark.once
 def test_the_readme_balancer_passes_and_its_unsigned_variant_fails_as_the_readme_says(pytester):
-    mine = _readme_block("A group router of your own, in\n`mybalancer.py`:")
+    mine = block_after("A group router of your own, in\n`mybalancer.py`:", "python")
     unsigned = mine.replace("return self.message_queues[signed % len(self.message_queues)]",
                             "return self.message_queues[unsigned % len(self.message_queues)]")
     assert unsigned != mine
@@ -215,7 +206,7 @@ def test_the_readme_balancer_passes_and_its_unsigned_variant_fails_as_the_readme
     assert ok.ret == 0 and ok.parseoutcomes()["passed"] == 1811, ok.stdout.str()[-2000:]
     wrong = pytester.runpytest(*Q, "--rmq-strategy=unsignedbalancer:MyBalancer", "--rmq-case=grpc-pub-GROUP_HASH-0206-ascii")
     printed = wrong.stdout.str()
-    for line in _readme_block("each with what Java computed:", "").splitlines()[:4]:
+    for line in block_after("each with what Java computed:", "").splitlines()[:4]:
         assert line in printed, line
     every = pytester.runpytest(*Q, "--rmq-strategy=unsignedbalancer:MyBalancer")
     assert every.parseoutcomes()["failed"] == 727
