@@ -5,6 +5,7 @@
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
+    rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
     rmq-conformance matrix [SPEC ...]           a compatibility matrix: implementations x family x release
 """
 
@@ -164,23 +165,39 @@ def _sweep_error(message: str) -> int:
     return 2
 
 
-#: options of one mode only, as ``(attribute, flag)``
-ALLOCATION_ONLY = (("no_references", "--no-references"), ("consumers", "--consumers"),
-                   ("events", "--events"), ("reference_version", "--reference-version"), ("timeout", "--timeout"))
-PRODUCER_ONLY = (("brokers", "--brokers"), ("patterns", "--patterns"))
+#: the options of some sweeps only: attribute -> (flag, the modes it applies to)
+MODE_OPTIONS = {
+    "no_references": ("--no-references", ("allocation",)),
+    "consumers": ("--consumers", ("allocation",)),
+    "events": ("--events", ("allocation",)),
+    "reference_version": ("--reference-version", ("allocation",)),
+    "timeout": ("--timeout", ("allocation", "groups")),
+    "scenarios": ("--scenarios", ("allocation", "producer")),
+    "seed": ("--seed", ("allocation", "producer")),
+    "brokers": ("--brokers", ("producer",)),
+    "patterns": ("--patterns", ("producer",)),
+    "group_format": ("--group-format", ("groups",)),
+}
+MODE_NAMES = {
+    "allocation": "the allocation sweep (without --producer or --groups)",
+    "producer": "the producer sweep (--producer)",
+    "groups": "the group sweep (--groups)",
+}
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    foreign = ALLOCATION_ONLY if args.producer else PRODUCER_ONLY
-    given = [flag for attribute, flag in foreign if getattr(args, attribute) not in (None, False)]
+    if args.producer and args.groups is not None:
+        return _sweep_error("--producer and --groups are two different sweeps: choose one")
+    mode = "producer" if args.producer else "groups" if args.groups is not None else "allocation"
+    given = [flag for attribute, (flag, modes) in MODE_OPTIONS.items()
+             if mode not in modes and getattr(args, attribute) not in (None, False)]
     if given:
-        mode = "the producer sweep (--producer)" if args.producer else "the allocation sweep (without --producer)"
-        return _sweep_error(f"{', '.join(given)} does not apply to {mode}")
+        return _sweep_error(f"{', '.join(given)} does not apply to {MODE_NAMES[mode]}")
     if args.scenarios is not None and args.scenarios < 0:
         return _sweep_error(f"--scenarios must be 0 or more, not {args.scenarios}")
     if args.partitions is not None and args.partitions < 1:
         return _sweep_error(f"--partitions must be 1 or more, not {args.partitions}")
-    return _producer_sweep(args) if args.producer else _allocation_sweep(args)
+    return {"producer": _producer_sweep, "groups": _group_sweep, "allocation": _allocation_sweep}[mode](args)
 
 
 def _allocation_sweep(args: argparse.Namespace) -> int:
@@ -196,7 +213,7 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
             queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
             consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
             events=tuple(e.strip() for e in (args.events or "leave,join,crash").split(",") if e.strip()),
-            seed=args.seed,
+            seed=args.seed or 0,
             count=1000 if args.scenarios is None else args.scenarios,
         )
         parse_release(version)
@@ -279,7 +296,7 @@ def _producer_sweep(args: argparse.Namespace) -> int:
             brokers=parse_range(args.brokers or "2:4", "--brokers", 2, 1000),
             queues=parse_range(args.queues or "1:8", "--queues", 1, 1024),
             patterns=parse_patterns(args.patterns) if args.patterns is not None else ProducerSpace.patterns,
-            seed=args.seed,
+            seed=args.seed or 0,
             count=500 if args.scenarios is None else args.scenarios,
         )
     except ValueError as exc:
@@ -299,6 +316,46 @@ def _producer_sweep(args: argparse.Namespace) -> int:
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, progress=not args.quiet
     )
     print("\n".join(_producer_table(summary)))
+    print(f"report: {args.out / 'report.html'}")
+    return 0
+
+
+def _group_table(summary: dict) -> list[str]:
+    """Per mapping: the median and largest skew, and the mean share of groups moved by one queue more or less."""
+    from pytest_rmq_conformance.pipeline.group_report import answer
+
+    return answer(summary)[:-1]
+
+
+def _group_sweep(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.pipeline.group_space import GroupSpace
+    from pytest_rmq_conformance.pipeline.space import parse_range
+
+    try:
+        space = GroupSpace(
+            groups=args.groups,
+            queues=parse_range(args.queues or "1:64", "--queues", 1, 65536),
+            name_format=args.group_format or GroupSpace.name_format,
+        )
+    except ValueError as exc:
+        return _sweep_error(str(exc))
+    try:
+        from pytest_rmq_conformance.pipeline.group_job import run_group_sweep
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+    from pytest_rmq_conformance.pipeline.group_mappers import load_problem
+
+    specs = list(dict.fromkeys(args.strategy or ()))
+    _importable_here()
+    problems = [problem for spec in specs if (problem := load_problem(spec)) is not None]
+    if problems:
+        return _sweep_error("; ".join(problems))
+    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    summary = run_group_sweep(
+        space, args.out, strategies=specs, master=args.master, partitions=args.partitions, timeout=timeout,
+        progress=not args.quiet,
+    )
+    print("\n".join(_group_table(summary)))
     print(f"report: {args.out / 'report.html'}")
     return 0
 
@@ -414,12 +471,22 @@ def _parser() -> argparse.ArgumentParser:
         "--patterns", metavar="LIST",
         help="--producer: fault patterns, taking turns (default healthy,slow,failing,flapping,route-refresh)",
     )
+    sweep.add_argument(
+        "--groups", type=int, metavar="N",
+        help="sweep message-group routing instead: N FIFO message groups mapped to every queue count of --queues "
+        "(default 1:64) by the 5.x clients' takeMessageQueueByMessageGroup and by each --strategy (a balancer "
+        "built as factory(route=, index=), or an exec: harness serving GROUP_HASH)",
+    )
+    sweep.add_argument(
+        "--group-format", metavar="FORMAT",
+        help="--groups: the groups' names, {i} standing for the index (default order-{i})",
+    )
     sweep.add_argument("--scenarios", type=int, help="how many scenarios (default 1000; with --producer 500)")
-    sweep.add_argument("--seed", type=int, default=0, help="the seed the scenarios are drawn from (default 0)")
+    sweep.add_argument("--seed", type=int, help="the seed the scenarios are drawn from (default 0)")
     sweep.add_argument("--reference-version", help="RocketMQ release of the reference ports (default 5.3.3)")
     sweep.add_argument("--master", default="local[*]", help="Spark master (default local[*]; e.g. spark://host:7077)")
     sweep.add_argument("--partitions", type=int, help="Spark partitions of the scenarios (default 4 per core)")
-    sweep.add_argument("--timeout", type=float, help="seconds one allocate() call may take (default 2)")
+    sweep.add_argument("--timeout", type=float, help="seconds one strategy call (allocate, or a group's take) may take (default 2)")
     sweep.add_argument("--out", type=Path, default=Path("sweep-out"), metavar="DIR", help="output directory (default sweep-out)")
     sweep.add_argument("--quiet", action="store_true", help="no progress lines")
     sweep.set_defaults(handler=_sweep)

@@ -251,7 +251,7 @@ def test_bad_producer_options_are_one_line_errors(capsys, options, error):
 
 def test_producer_options_need_the_producer_mode(capsys):
     assert main(["sweep", "--brokers", "2:3"]) == 2
-    assert "--brokers does not apply to the allocation sweep (without --producer)" in capsys.readouterr().err
+    assert "--brokers does not apply to the allocation sweep (without --producer or --groups)" in capsys.readouterr().err
     assert main(["sweep", "--scenarios", "-1"]) == 2
 
 

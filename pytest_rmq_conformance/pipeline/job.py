@@ -59,6 +59,7 @@ def arrow_schema(fields: Sequence[tuple[str, str]] = RESULT_FIELDS):
         "bool": pa.bool_(),
         "float64": pa.float64(),
         "list<string>": pa.list_(pa.string()),
+        "list<int64>": pa.list_(pa.int64()),
     }
     return pa.schema([(name, types[kind]) for name, kind in fields])
 
@@ -72,6 +73,7 @@ def spark_ddl(fields: Sequence[tuple[str, str]] = RESULT_FIELDS) -> str:
         "bool": "boolean",
         "float64": "double",
         "list<string>": "array<string>",
+        "list<int64>": "array<bigint>",
     }
     return ", ".join(f"{name} {types[kind]}" for name, kind in fields)
 
