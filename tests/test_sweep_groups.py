@@ -5,6 +5,7 @@ on local Spark whose files and numbers agree."""
 import importlib.util
 import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,24 +18,11 @@ from pytest_rmq_conformance.pipeline.group_job import tally
 from pytest_rmq_conformance.pipeline.group_mappers import JAVA, JavaModulo, UserMapping, load_problem
 from pytest_rmq_conformance.pipeline.group_space import GroupSpace
 
-#: a user's alternative mappings: jump consistent hashing, and three that misbehave on some groups
+#: the example's jump consistent hashing, and mappings that misbehave on some groups
+JUMP = Path(__file__).parents[1] / "examples" / "group-alternative" / "jump.py"
 USER_MAPPINGS = '''
+from jump import JumpGroupHash as Jump
 from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue
-from pytest_rmq_conformance.javalang import java_get_bytes, sip_hash24
-
-
-class Jump:
-    name = "JUMP"
-
-    def __init__(self, route, index=0):
-        self.queues = list(route)
-
-    def take_message_queue_by_message_group(self, group):
-        key, b, j = sip_hash24(java_get_bytes(group)) & (2**64 - 1), -1, 0
-        while j < len(self.queues):
-            b, key = j, (key * 2862933555777941757 + 1) & (2**64 - 1)
-            j = int((b + 1) * ((1 << 31) / ((key >> 33) + 1)))
-        return self.queues[b]
 
 
 class Picky(Jump):
@@ -82,10 +70,12 @@ class NoGroups:
 def user_mappings(tmp_path, monkeypatch):
     """``usermaps.py`` in the current directory, as a user's would be."""
     (tmp_path / "usermaps.py").write_text(USER_MAPPINGS, encoding="utf-8")
+    (tmp_path / "jump.py").write_text(JUMP.read_text(encoding="utf-8"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
     sys.modules.pop("usermaps", None)
+    sys.modules.pop("jump", None)
 
 
 @given(st.lists(st.text(max_size=40), min_size=1, max_size=30), st.integers(1, 65536))
