@@ -185,6 +185,26 @@ def test_a_round_robin_failure_shows_the_route_and_the_steps_up_to_it(mutants):
     result.stdout.fnmatch_lines(["*filtered [[]*[]], Java's [[]*[]]", "*route: 0:broker-a/0(READ_WRITE)*", "*index at start: *; Java kept*"])
 
 
+def test_a_balancer_that_keeps_hanging_is_given_up_after_the_hang_budget(pytester):
+    pytester.makepyfile(spins="""
+from pytest_rmq_conformance.grpc import MessageGroupBalancer
+
+class Spins(MessageGroupBalancer):
+    def take_message_queue_by_message_group(self, group):
+        if group:
+            while True:
+                pass
+        return super().take_message_queue_by_message_group(group)
+""")
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, "--rmq-strategy=spins:Spins", "--rmq-timeout=0.1", "--rmq-max-hangs=2", "-k", "GROUP_HASH-00")
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert text.count("take_message_queue_by_message_group did not return: took longer than 0.1 s (--rmq-timeout)") == 2
+    result.stdout.fnmatch_lines(["*30 x the strategy already overran the per-call limit * times (--rmq-max-hangs=*); not called again"])
+    assert result.parseoutcomes() == {"failed": 32, "passed": 68, "deselected": 1711}  # the first 68 cases' group is ""
+
+
 def test_a_balancer_without_the_familys_methods_is_a_usage_error(pytester):
     pytester.makepyfile(half="class Half:\n    name = 'PUBLISH_ROUND_ROBIN'\n    def __init__(self, route=None, index=None):\n        pass\n"
                              "    def take_message_queue_by_message_group(self, group):\n        return None\n")

@@ -7,9 +7,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
-__all__ = ["CallTimeout", "StrategyFault", "StrategyExit", "call_with_timeout", "time_limits"]
+__all__ = ["CallTimeout", "StrategyFault", "StrategyExit", "Fault", "call_with_timeout", "answer_of", "time_limits"]
 
 T = TypeVar("T")
 
@@ -161,3 +161,26 @@ def _with_thread(func: Callable[[], T], seconds: float) -> T:
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+class Fault(Exception):
+    """What no answer stands for: a hang, an exit, a wrong type, a strategy that cannot be built;
+    ``raised`` is what stood behind it (a :class:`CallTimeout` for a hang)."""
+
+    def __init__(self, problem: str, raised: BaseException | None = None):
+        super().__init__(problem)
+        self.problem, self.raised = problem, raised
+
+
+def answer_of(func: Callable[[], Any], timeout: float | None, what: str | None = None) -> tuple[Any, BaseException | None]:
+    """``func()`` (strategy code) under the per-call limit: ``(result, None)``, or ``(None, what
+    it raised)`` (an exception is an answer to compare); :class:`Fault` when it hung or exited.
+    ``what`` names the call in the fault's message."""
+    try:
+        return call_with_timeout(func, timeout), None
+    except CallTimeout as exc:
+        raise Fault(f"{what + ' ' if what else ''}did not return: {exc} (--rmq-timeout)", exc) from None
+    except StrategyExit as exc:
+        raise Fault(f"{what}: {exc}" if what else str(exc)) from None
+    except Exception as exc:
+        return None, exc

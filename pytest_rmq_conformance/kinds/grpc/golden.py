@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine.golden.cases import CaseOutcome
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
 from pytest_rmq_conformance.kinds.grpc.play import compare
 from pytest_rmq_conformance.kinds.grpc.play import replay as play_case
 
@@ -59,4 +60,6 @@ def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
         mismatch = play_case(build, case, run.id, offset, subject.settings.timeout)
     if mismatch is None:
         return CaseOutcome(case, run.id, subject.name)
+    if isinstance(mismatch.raised, CallTimeout):
+        subject.hangs.record()  # --rmq-max-hangs: a balancer that keeps hanging is given up
     return CaseOutcome(case, run.id, subject.name, (mismatch,), impact=mismatch.divergence_class)

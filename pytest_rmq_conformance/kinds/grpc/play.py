@@ -16,7 +16,11 @@ from functools import lru_cache, partial
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
-from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
+from pytest_rmq_conformance.engine.running.timeouts import (
+    Fault,
+    answer_of,
+    time_limits,
+)
 from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, endpoints_from_json, route_from_json
 from pytest_rmq_conformance.javalang import java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
@@ -42,10 +46,6 @@ class Mismatch:
         return f"{self.case_id} @ {self.run}, {where}: {self.problem}"
 
 
-class Fault(Exception):
-    """What no answer stands for: a hang, a wrong type, a balancer that cannot be built."""
-
-
 def group_route(queues: int) -> list[Any]:
     """The route of a ``GROUP_HASH`` case: ``queues`` writable queues, ids 0.., of one master (a
     fresh list; the queues, immutable, are made once per count)."""
@@ -56,17 +56,6 @@ def group_route(queues: int) -> list[Any]:
 def _group_queues(queues: int) -> tuple[Any, ...]:
     broker = Broker("broker-a", 0, Endpoints("IPv4", (("10.0.0.1", 8081),)))
     return tuple(MessageQueue("TopicTest", broker, i, "READ_WRITE") for i in range(queues))
-
-
-def _call(func: Callable[[], Any], timeout: float | None, what: str) -> tuple[Any, BaseException | None]:
-    try:
-        return call_with_timeout(func, timeout), None
-    except CallTimeout as exc:
-        raise Fault(f"{what} did not return: {exc} (--rmq-timeout)") from None
-    except StrategyExit as exc:
-        raise Fault(f"{what}: {exc}") from None
-    except Exception as exc:  # an exception is an answer to compare
-        return None, exc
 
 
 def _invoke(obj: Any, method: str, *args: Any) -> Any:
@@ -100,10 +89,10 @@ def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int =
     with time_limits():
         if isinstance(case, GroupCase):
             route = group_route(case.queues)
-            balancer, raised = _call(lambda: build(route, 0), timeout, "building the balancer")
+            balancer, raised = answer_of(lambda: build(route, 0), timeout, "building the balancer")
             if raised is not None:
                 raise Fault(f"the balancer could not be built: {type(raised).__name__}: {raised}")
-            queue, raised = _call(lambda: balancer.take_message_queue_by_message_group(case.group), timeout,
+            queue, raised = answer_of(lambda: balancer.take_message_queue_by_message_group(case.group), timeout,
                                   "take_message_queue_by_message_group")
             return _error(raised) if raised is not None else {"index": _position(route, queue)}
         return _observe_balancer(build, case, offset, timeout)
@@ -111,12 +100,12 @@ def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int =
 
 def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: BalancerCase, offset: int, timeout: float | None) -> dict[str, Any]:
     route = route_from_json(case.route)
-    balancer, raised = _call(lambda: build(route, java_int(case.index + offset)), timeout, "building the balancer")
+    balancer, raised = answer_of(lambda: build(route, java_int(case.index + offset)), timeout, "building the balancer")
     if raised is not None:
         return _error(raised)
 
     def filtered(of: Any, on: Sequence[Any]) -> list[int | None]:
-        queues, raised = _call(lambda: list(of.message_queues), timeout, "message_queues")
+        queues, raised = answer_of(lambda: list(of.message_queues), timeout, "message_queues")
         if raised is not None:
             raise Fault(f"message_queues raised {type(raised).__name__}: {raised}")
         return _positions(on, queues, "message_queues")
@@ -127,25 +116,25 @@ def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: Balancer
         op = step["op"]
         if op == "update":
             new_route = route_from_json(step["route"])
-            updated, raised = _call(partial(_invoke, balancer, "update", new_route), timeout, "update")
+            updated, raised = answer_of(partial(_invoke, balancer, "update", new_route), timeout, "update")
             if raised is not None:
                 seen["outcomes"].append(_error(raised))
                 continue
             balancer, route = updated, new_route
             seen["outcomes"].append({"filtered": filtered(balancer, route)})
         elif op == "group":
-            queue, raised = _call(partial(_invoke, balancer, "take_message_queue_by_message_group", step["group"]), timeout,
+            queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue_by_message_group", step["group"]), timeout,
                                   "take_message_queue_by_message_group")
             seen["outcomes"].append(_error(raised) if raised is not None else {"queue": _position(route, queue)})
         elif publishing:
             excluded = {endpoints_from_json(e) for e in step["excluded"]}
-            queues, raised = _call(partial(_invoke, balancer, "take_message_queues", excluded, step["count"]), timeout,
+            queues, raised = answer_of(partial(_invoke, balancer, "take_message_queues", excluded, step["count"]), timeout,
                                    "take_message_queues")
             seen["outcomes"].append(_error(raised) if raised is not None else {"queues": _positions(route, queues, "take_message_queues")})
         else:
-            queue, raised = _call(partial(_invoke, balancer, "take_message_queue"), timeout, "take_message_queue")
+            queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue"), timeout, "take_message_queue")
             seen["outcomes"].append(_error(raised) if raised is not None else {"queue": _position(route, queue)})
-    index, raised = _call(lambda: balancer.index, timeout, "index")
+    index, raised = answer_of(lambda: balancer.index, timeout, "index")
     if raised is not None or type(index) is not int:
         raise Fault(f"the balancer's index is {type(index).__name__} {index!r:.40}, not an int" if raised is None
                     else f"reading the balancer's index raised {type(raised).__name__}: {raised}")
@@ -214,4 +203,4 @@ def replay(build: Callable[[Sequence[Any], int], Any], case: Any, run: str, offs
     try:
         return compare(case, run, observe(build, case, offset, timeout))
     except Fault as fault:
-        return Mismatch(case.id, run, 0, str(fault), FAULT)
+        return Mismatch(case.id, run, 0, str(fault), FAULT, fault.raised)

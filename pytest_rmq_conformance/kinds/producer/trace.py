@@ -16,7 +16,14 @@ from operator import is_
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
-from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout, time_limits
+from pytest_rmq_conformance.engine.running.timeouts import (
+    CallTimeout,
+    Fault,
+    StrategyExit,
+    answer_of,
+    call_with_timeout,
+    time_limits,
+)
 from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong, java_long
 from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, StepAnswers, TraceCase, publish_list
 from pytest_rmq_conformance.model import MessageQueue
@@ -111,26 +118,6 @@ def _error_problem(java: Mapping[str, Any], raised: BaseException | None, what: 
     if not isinstance(raised, wanted):
         return f"Java threw {short}; expected {wanted.__name__}, but {what} raised {type(raised).__name__}: {raised}"
     return None
-
-
-class Fault(Exception):
-    """What no answer stands for: a hang, a wrong type, a strategy that cannot be built."""
-
-    def __init__(self, problem: str, raised: BaseException | None = None):
-        super().__init__(problem)
-        self.problem, self.raised = problem, raised
-
-
-def _call(func: Callable[[], Any], timeout: float | None) -> tuple[Any, BaseException | None]:
-    """``func()`` under the per-call limit: (result, None) or (None, what it raised)."""
-    try:
-        return call_with_timeout(func, timeout), None
-    except CallTimeout as exc:
-        raise Fault(f"did not return: {exc} (--rmq-timeout)", exc) from None
-    except StrategyExit as exc:
-        raise Fault(str(exc)) from None
-    except Exception as exc:  # an exception is an answer to compare
-        return None, exc
 
 
 def _get(what: str, func: Callable[[], Any]) -> Any:
@@ -636,7 +623,7 @@ def _played(build: Callable[[TraceClock], Any], case: TraceCase, timeout: float 
     """The strategy ``build(clock)`` makes, configured and given the case's route: the publish
     list built, and the trace ready for its first step."""
     clock = TraceClock(case.initial["clockMs"])
-    strategy, raised = _call(lambda: build(clock), timeout)
+    strategy, raised = answer_of(lambda: build(clock), timeout)
     if raised is not None:
         raise Fault(f"the strategy could not be built: {type(raised).__name__}: {raised}", raised)
     trace = _Trace(case, strategy, clock, timeout)
@@ -670,13 +657,13 @@ def observe_selector(build: Callable[[], Any], case: SelectorCase, timeout: floa
     position of the queue returned in the list given (``None``: not an element), or what it
     raised (:class:`Fault` raised for what no answer stands for)."""
     arg = selector_arg(case.arg)
-    selector, raised = _call(build, timeout)
+    selector, raised = answer_of(build, timeout)
     if raised is not None:
         raise Fault(f"the selector could not be built: {type(raised).__name__}: {raised}", raised)
     out: list[Any] = []
     for count in case.queue_counts:
         mqs: Sequence[MessageQueue] = list(_queues(count)) if count <= _REAL_LIST else _Queues(count)
-        got, raised = _call(partial(selector.select, mqs, None, arg), timeout)
+        got, raised = answer_of(partial(selector.select, mqs, None, arg), timeout)
         out.append(raised if raised is not None else _position(got, count))
     return out
 
