@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -107,6 +107,13 @@ def _importable_here() -> None:
     if here not in sys.path:
         sys.path.insert(0, here)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+
+
+def _checked_specs(args: argparse.Namespace, load_problem: Callable[[str], str | None]) -> tuple[list[str], list[str]]:
+    """The ``--strategy`` specs, once each, importable from the current directory, and why any does not load."""
+    specs = list(dict.fromkeys(args.strategy or ()))
+    _importable_here()
+    return specs, [problem for spec in specs if (problem := load_problem(spec)) is not None]
 
 
 def _load_problems(specs: Sequence[str], version: str, timeout: float | None) -> list[str]:
@@ -307,9 +314,7 @@ def _producer_sweep(args: argparse.Namespace) -> int:
         return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
     from pytest_rmq_conformance.pipeline.producer_strategies import load_problem
 
-    specs = list(dict.fromkeys(args.strategy or ()))
-    _importable_here()
-    problems = [problem for spec in specs if (problem := load_problem(spec)) is not None]
+    specs, problems = _checked_specs(args, load_problem)
     if problems:
         return _sweep_error("; ".join(problems))
     summary = run_producer_sweep(
@@ -345,9 +350,7 @@ def _group_sweep(args: argparse.Namespace) -> int:
         return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
     from pytest_rmq_conformance.pipeline.group_mappers import load_problem
 
-    specs = list(dict.fromkeys(args.strategy or ()))
-    _importable_here()
-    problems = [problem for spec in specs if (problem := load_problem(spec)) is not None]
+    specs, problems = _checked_specs(args, load_problem)
     if problems:
         return _sweep_error("; ".join(problems))
     timeout = (2.0 if args.timeout is None else args.timeout) or None

@@ -16,7 +16,7 @@ from pytest_rmq_conformance.pipeline.report import (
     Table,
     html_of,
     markdown_of,
-    write_atomic,
+    write_pages,
 )
 
 __all__ = ["write_group_report", "render_group_markdown", "render_group_html", "answer", "TITLE"]
@@ -137,11 +137,4 @@ def render_group_html(summary: dict[str, Any]) -> str:
 def write_group_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
     """Writes ``report.md``, ``report.html`` and the two plots into ``out_dir``; everything is
     rendered before anything is written."""
-    files = {
-        **draw(summary),
-        "report.md": render_group_markdown(summary).encode("utf-8"),
-        "report.html": render_group_html(summary).encode("utf-8"),
-    }
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    return [write_atomic(out_dir / name, data) for name, data in files.items()]
+    return write_pages(out_dir, _blocks(summary), TITLE, draw(summary))

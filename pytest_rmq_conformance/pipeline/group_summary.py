@@ -16,7 +16,6 @@ from typing import Any
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.engine.generated.statistics import chi_square_tail
-from pytest_rmq_conformance.engine.golden.data import schema_problems
 from pytest_rmq_conformance.pipeline.group_mappers import FAMILY, JAVA
 from pytest_rmq_conformance.pipeline.group_space import GroupSpace
 
@@ -24,11 +23,9 @@ __all__ = ["summarize", "validate_summary"]
 
 
 def validate_summary(summary: dict[str, Any]) -> None:
-    from pytest_rmq_conformance.pipeline.summary import SummaryError
+    from pytest_rmq_conformance.pipeline.summary import validate_summary as validate
 
-    problems = schema_problems("sweep-groups-summary", summary)
-    if problems:
-        raise SummaryError(f"summary.json does not match its schema {problems[0]}")
+    validate(summary, "sweep-groups-summary")
 
 
 def _share(part: int, whole: int) -> float | None:

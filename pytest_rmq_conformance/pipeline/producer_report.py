@@ -30,7 +30,7 @@ from pytest_rmq_conformance.pipeline.report import (
     Table,
     html_of,
     markdown_of,
-    write_atomic,
+    write_pages,
 )
 
 __all__ = ["write_producer_report", "render_producer_markdown", "render_producer_html", "answer"]
@@ -431,11 +431,4 @@ def render_producer_html(summary: dict[str, Any]) -> str:
 def write_producer_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
     """Writes ``report.md``, ``report.html`` and the three plots into ``out_dir``; everything is
     rendered before anything is written."""
-    files = {
-        **draw(summary),
-        "report.md": render_producer_markdown(summary).encode("utf-8"),
-        "report.html": render_producer_html(summary).encode("utf-8"),
-    }
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    return [write_atomic(out_dir / name, data) for name, data in files.items()]
+    return write_pages(out_dir, _blocks(summary), TITLE, draw(summary))

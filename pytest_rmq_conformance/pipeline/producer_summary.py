@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.engine.golden.data import schema_problems
 from pytest_rmq_conformance.pipeline.producer_isolation import isolation_tables
 from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace
 from pytest_rmq_conformance.pipeline.producer_strategies import Configuration, configurations
@@ -27,11 +26,9 @@ PERCENTILES = (0.5, 0.9)
 
 
 def validate_summary(summary: dict[str, Any]) -> None:
-    from pytest_rmq_conformance.pipeline.summary import SummaryError
+    from pytest_rmq_conformance.pipeline.summary import validate_summary as validate
 
-    problems = schema_problems("sweep-producer-summary", summary)
-    if problems:
-        raise SummaryError(f"summary.json does not match its schema {problems[0]}")
+    validate(summary, "sweep-producer-summary")
 
 
 def _share(part: int, whole: int) -> float | None:

@@ -24,6 +24,7 @@ __all__ = [
     "markdown_of",
     "html_of",
     "write_atomic",
+    "write_pages",
     "Heading",
     "Para",
     "Table",
@@ -34,6 +35,7 @@ __all__ = [
     "IMBALANCE_PLOT",
 ]
 
+TITLE = "Allocation strategy sweep"
 EXAMPLES_SHOWN = 3
 MISSING = "–"
 STRATEGY_HEADERS = (
@@ -324,7 +326,7 @@ def html_of(blocks: Sequence[Block], title: str) -> str:
 
 def render_html(summary: dict[str, Any]) -> str:
     """The report as one self-contained HTML page (the plots are relative links)."""
-    return html_of(_blocks(summary), "Allocation strategy sweep")
+    return html_of(_blocks(summary), TITLE)
 
 
 # ------------------------------------------------------------------ writing
@@ -343,16 +345,18 @@ def write_atomic(path: Path, data: bytes) -> Path:
     return path
 
 
+def write_pages(out_dir: Path, blocks: Sequence[Block], title: str, plots: dict[str, bytes]) -> list[Path]:
+    """Writes ``report.md``, ``report.html`` (``blocks`` under ``title``) and ``plots`` (PNG bytes
+    by file name) into ``out_dir``, each atomically; returns their paths."""
+    files = {**plots, "report.md": markdown_of(blocks).encode("utf-8"), "report.html": html_of(blocks, title).encode("utf-8")}
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return [write_atomic(out_dir / name, data) for name, data in files.items()]
+
+
 def write_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
     """Writes ``report.md``, ``report.html`` and the two plots into ``out_dir``; returns their paths.
 
     Everything is rendered before anything is written. Raises :class:`ImportError` (naming the
     ``sweep`` extra) when matplotlib is missing."""
-    files = {
-        **draw(summary),
-        "report.md": render_markdown(summary).encode("utf-8"),
-        "report.html": render_html(summary).encode("utf-8"),
-    }
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    return [write_atomic(out_dir / name, data) for name, data in files.items()]
+    return write_pages(out_dir, _blocks(summary), TITLE, draw(summary))

@@ -32,8 +32,9 @@ class SummaryError(ValueError):
     """A summary that does not match ``schemas/sweep-summary.schema.json``."""
 
 
-def validate_summary(summary: dict[str, Any]) -> None:
-    problems = schema_problems("sweep-summary", summary)
+def validate_summary(summary: dict[str, Any], schema: str = "sweep-summary") -> None:
+    """:class:`SummaryError` unless ``summary`` matches ``schemas/<schema>.schema.json``."""
+    problems = schema_problems(schema, summary)
     if problems:
         raise SummaryError(f"summary.json does not match its schema {problems[0]}")
 
