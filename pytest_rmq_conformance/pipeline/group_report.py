@@ -14,12 +14,10 @@ from pytest_rmq_conformance.pipeline.report import (
     Image,
     Para,
     Table,
-    html_of,
-    markdown_of,
     write_pages,
 )
 
-__all__ = ["write_group_report", "render_group_markdown", "render_group_html", "answer", "TITLE"]
+__all__ = ["write_group_report", "answer", "TITLE"]
 
 TITLE = "Message-group routing sweep"
 MISSING = "–"
@@ -124,14 +122,6 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
         Para(f"Spark master {summary['master']}, {summary['partitions']} partitions, {summary['elapsed_seconds']:.1f} s. "
              "Groups per queue, per mapping and queue count: results/ (Parquet); every figure: summary.json."),
     ]
-
-
-def render_group_markdown(summary: dict[str, Any]) -> str:
-    return markdown_of(_blocks(summary))
-
-
-def render_group_html(summary: dict[str, Any]) -> str:
-    return html_of(_blocks(summary), TITLE)
 
 
 def write_group_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
