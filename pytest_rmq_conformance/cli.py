@@ -200,11 +200,36 @@ def _sweep(args: argparse.Namespace) -> int:
              if mode not in modes and getattr(args, attribute) not in (None, False)]
     if given:
         return _sweep_error(f"{', '.join(given)} does not apply to {MODE_NAMES[mode]}")
-    if args.scenarios is not None and args.scenarios < 0:
-        return _sweep_error(f"--scenarios must be 0 or more, not {args.scenarios}")
-    if args.partitions is not None and args.partitions < 1:
-        return _sweep_error(f"--partitions must be 1 or more, not {args.partitions}")
+    problem = _common_problem(args)
+    if problem is not None:
+        return _sweep_error(problem)
     return {"producer": _producer_sweep, "groups": _group_sweep, "allocation": _allocation_sweep}[mode](args)
+
+
+def _common_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options every sweep takes, before anything starts."""
+    from pytest_rmq_conformance.pipeline.masters import url_problem
+
+    if args.scenarios is not None and args.scenarios < 1:
+        return f"--scenarios must be 1 or more, not {args.scenarios}"
+    if args.partitions is not None and args.partitions < 1:
+        return f"--partitions must be 1 or more, not {args.partitions}"
+    if args.timeout is not None and args.timeout < 0:
+        return f"--timeout must be 0 (no limit) or more seconds, not {args.timeout}"
+    if args.out.exists() and not args.out.is_dir():
+        return f"--out {args.out}: a file is there, not a directory"
+    return url_problem(args.master)
+
+
+def _spark_problem(master: str) -> int | None:
+    """For a standalone master nobody answers at: the one-line error, exit 3 (before Spark starts)."""
+    from pytest_rmq_conformance.pipeline.masters import unreachable
+
+    problem = unreachable(master)
+    if problem is None:
+        return None
+    print(f"rmq-conformance sweep: error: {problem}", file=sys.stderr)
+    return 3
 
 
 def _allocation_sweep(args: argparse.Namespace) -> int:
@@ -235,6 +260,9 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
     problems = _load_problems(args.strategy or (), version, timeout)
     if problems:
         return error("; ".join(problems))
+    unreachable = _spark_problem(args.master)
+    if unreachable is not None:
+        return unreachable
     summary = run_sweep(
         _sweep_specs(args),
         space,
@@ -317,6 +345,9 @@ def _producer_sweep(args: argparse.Namespace) -> int:
     specs, problems = _checked_specs(args, load_problem)
     if problems:
         return _sweep_error("; ".join(problems))
+    unreachable = _spark_problem(args.master)
+    if unreachable is not None:
+        return unreachable
     summary = run_producer_sweep(
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, progress=not args.quiet
     )
@@ -354,6 +385,9 @@ def _group_sweep(args: argparse.Namespace) -> int:
     if problems:
         return _sweep_error("; ".join(problems))
     timeout = (2.0 if args.timeout is None else args.timeout) or None
+    unreachable = _spark_problem(args.master)
+    if unreachable is not None:
+        return unreachable
     summary = run_group_sweep(
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, timeout=timeout,
         progress=not args.quiet,
@@ -524,6 +558,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GoldenDataError as exc:
         print(f"rmq-conformance: error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        from pytest_rmq_conformance.pipeline.errors import SweepError
+
+        if not isinstance(exc, SweepError):
+            raise
+        print(f"rmq-conformance {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
 
 
 if __name__ == "__main__":  # pragma: no cover

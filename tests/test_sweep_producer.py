@@ -229,7 +229,7 @@ def test_the_isolation_tables_are_the_ports_and_the_documentation_is_beside_them
 @pytest.mark.parametrize(
     "options, error",
     [
-        (["--scenarios", "-1"], "--scenarios must be 0 or more, not -1"),
+        (["--scenarios", "-1"], "--scenarios must be 1 or more, not -1"),
         (["--partitions", "0"], "--partitions must be 1 or more, not 0"),
         (["--brokers", "1:3"], "--brokers must be MIN:MAX with 2 <= MIN <= MAX <= 1000, not '1:3'"),
         (["--queues", "4:2"], "--queues must be MIN:MAX with 1 <= MIN <= MAX <= 1024, not '4:2'"),

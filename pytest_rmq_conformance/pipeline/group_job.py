@@ -129,7 +129,7 @@ def run_group_sweep(
     started = time.perf_counter()
     out = Path(out)
     specs = list(dict.fromkeys(strategies))
-    with staged(out, master, spark, say) as (staging, session):
+    with staged(out, master, spark) as (staging, session):
         parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
         counts = space.measured()
         say(f"rmq-conformance sweep --groups: {space.groups} groups over {counts.start}..{counts.stop - 1} queues x "

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pytest_rmq_conformance.pipeline.errors import SparkStartError, SweepError, SweepFailed
 from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator, sweep_entries
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
 from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
@@ -38,6 +39,9 @@ __all__ = [
     "write_json",
     "publish",
     "EXAMPLES",
+    "SweepError",
+    "SparkStartError",
+    "SweepFailed",
 ]
 
 #: the comparisons the report leads with: (title, queues, consumers, which client leaves or None to join)
@@ -213,7 +217,7 @@ def run_sweep(
     plots. Returns the summary."""
     started = time.perf_counter()
     out = Path(out)
-    with staged(out, master, spark, say) as (staging, session):
+    with staged(out, master, spark) as (staging, session):
         entries = sweep_entries(specs, version, timeout)
         labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
         parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
@@ -244,32 +248,75 @@ def run_sweep(
     return summary
 
 
+def _gist(exc: BaseException) -> str:
+    """The sentence of an exception that says what went wrong. A Python traceback (a worker's)
+    ends in it; a Java trace holds it after the last ``...Exception: `` of its first such line,
+    with how often the task failed. Spark's advice and the stack frames are left to the log."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    frames = ("at ", "...", "Driver stacktrace", "Caused by")
+    lines = [line for line in lines if not line.startswith(frames)] or [type(exc).__name__]
+    if any(line.startswith("Traceback") for line in lines):
+        raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception|Exit)\b", line)]
+        gist = raised[-1] if raised else lines[-1]
+    else:
+        thrown = next((line for line in lines if re.search(r"\w(Error|Exception): ", line)), lines[0])
+        gist = re.split(r"\w(?:Error|Exception): ", thrown)[-1].split(". ")[0].rstrip(".")
+        failed = re.search(r"failed (\d+) times", thrown)
+        if failed:
+            gist = f"a task failed {failed.group(1)} times, the last time: {gist}"
+    return gist if len(gist) <= 240 else gist[:239] + "…"
+
+
+def _keep_log(log: Path, out: Path) -> Path | None:
+    """``log`` moved to ``out/spark.log`` (a failed sweep publishes nothing else)."""
+    if not log.exists():
+        return None
+    out.mkdir(parents=True, exist_ok=True)
+    kept = out / "spark.log"
+    shutil.move(str(log), kept)
+    return kept
+
+
 @contextmanager
-def staged(out: Path, master: str, spark, say: Callable[[str], None]):
+def staged(out: Path, master: str, spark):
     """``(staging, spark)``: a fresh staging folder beside ``out`` (removed on the way out, so
     the caller :func:`publish`-es what it wants to keep) and a Spark session: ``spark``, else the
     active one (a notebook's, a test's), else a new one on ``master`` logging to
-    ``staging/spark.log`` and stopped on the way out. On failure, the end of that log is said."""
+    ``staging/spark.log`` and stopped on the way out.
+
+    A session that does not start raises :class:`SparkStartError`, anything else that fails on
+    the way :class:`SweepFailed`, each one sentence; Spark's log is then kept as ``out/spark.log``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
     staging.mkdir()
-    if spark is None:
-        from pyspark.sql import SparkSession
-
-        spark = SparkSession.getActiveSession()  # reuse a session the caller runs (a notebook, a test)
-    own_session = spark is None
-    spark = spark or spark_session(master, log=staging / "spark.log")
+    log = staging / "spark.log"
     try:
-        yield staging, spark
-    except BaseException:
-        log = staging / "spark.log"
-        if log.exists():
-            tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-20:]
-            say("rmq-conformance sweep: failed; the end of Spark's log:\n" + "\n".join(tail))
-        raise
-    finally:
+        if spark is None:
+            from pyspark.sql import SparkSession
+
+            spark = SparkSession.getActiveSession()  # reuse a session the caller runs (a notebook, a test)
+        own_session = spark is None
         if own_session:
-            spark.stop()
+            try:
+                spark = spark_session(master, log=log)
+            except Exception as exc:
+                kept = _keep_log(log, out)
+                raise SparkStartError(
+                    f"Spark did not start on --master {master}: {_gist(exc)}"
+                    + (f"; Spark's own text is in {kept}" if kept else "")
+                ) from exc
+        try:
+            yield staging, spark
+        except Exception as exc:
+            kept = _keep_log(log, out)
+            raise SweepFailed(
+                f"the sweep failed part-way on {master} and wrote nothing to {out}: {_gist(exc)}"
+                + (f"; Spark's own text is in {kept}" if kept else "")
+            ) from exc
+        finally:
+            if own_session:
+                spark.stop()
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 

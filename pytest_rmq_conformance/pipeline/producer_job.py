@@ -114,7 +114,7 @@ def run_producer_sweep(
     started = time.perf_counter()
     out = Path(out)
     configs = configurations(strategies)
-    with staged(out, master, spark, say) as (staging, session):
+    with staged(out, master, spark) as (staging, session):
         parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
         say(
             f"rmq-conformance sweep --producer: {space.count} scenarios x {len(configs)} configurations "
