@@ -1,0 +1,121 @@
+"""The README's cluster on one machine, run as written: a standalone master and one worker started
+from the installed pyspark on free ports, a sweep through ``--master spark://...`` whose results
+equal a ``local[2]`` run's, and both processes stopped by their ids whatever happens."""
+
+import importlib.util
+import json
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import ExitStack
+
+import pytest
+from test_producer_readme import block_after  # one reader of the README's code blocks
+
+pytestmark = [
+    pytest.mark.once,
+    pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, reason="the sweep runs on PySpark: the sweep extra"),
+]
+
+BLOCK = block_after("To try a cluster on one machine", "sh").splitlines()
+
+
+def _free_ports(count):
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for probe in sockets:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in sockets]
+    finally:
+        for probe in sockets:
+            probe.close()
+
+
+def _command(line, spark_class, ports):
+    """A line of the README's block as arguments: the ports swapped for free ones, the redirection left to Popen."""
+    for readme_port, port in zip(("7077", "8080", "8081"), ports):
+        line = line.replace(readme_port, str(port))
+    line = line.split(" > ")[0].replace('"$spark_class"', shlex.quote(spark_class))
+    return shlex.split(line)
+
+
+def _start(stack, arguments, log):
+    """A daemon in its own session, killed (its whole group) on the way out, pass or fail."""
+    stream = stack.enter_context(open(log, "w"))
+    process = subprocess.Popen(arguments, stdout=stream, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def stop():
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    stack.callback(stop)
+    return process
+
+
+def _alive_workers(webui_port):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{webui_port}/json/", timeout=2) as page:
+            return json.load(page)["aliveworkers"]
+    except OSError:
+        return 0
+
+
+def _sweep(arguments, cwd):
+    """``rmq-conformance`` in a process of its own: this one's Spark session, if any, is not reused."""
+    code = "import sys; from pytest_rmq_conformance.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code, *arguments[1:]], cwd=cwd, capture_output=True, text=True, timeout=900)
+
+
+def _stored(out):
+    import pyarrow.parquet as pq
+
+    summary = json.loads((out / "summary.json").read_text())
+    for varies in ("master", "elapsed_seconds"):
+        summary.pop(varies)
+    rows = sorted(({k: v for k, v in row.items() if k != "seconds"} for row in pq.read_table(out / "results").to_pylist()),
+                  key=lambda row: (row["scenario"], row["strategy"]))
+    return summary, rows
+
+
+def test_the_readme_cluster_sweeps_as_local_2_does(tmp_path):
+    setup, master_line, worker_line, sweep_line, kill_line = BLOCK
+    assert kill_line == "kill %1 %2" and sweep_line.startswith("rmq-conformance sweep --master spark://127.0.0.1:7077 ")
+    path = os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])  # `python` is this one, as in a venv
+    spark_class = subprocess.run(["sh", "-c", f"{setup} && printf %s \"$spark_class\""], capture_output=True, text=True,
+                                 check=True, env={**os.environ, "PATH": path}).stdout
+    assert os.access(spark_class, os.X_OK), spark_class
+    ports = _free_ports(3)
+    with ExitStack() as stack:
+        master = _start(stack, _command(master_line, spark_class, ports), tmp_path / "master.log")
+        worker = _start(stack, _command(worker_line, spark_class, ports), tmp_path / "worker.log")
+        deadline = time.monotonic() + 120
+        while _alive_workers(ports[1]) < 1:
+            assert master.poll() is None and worker.poll() is None, (tmp_path / "master.log").read_text()[-2000:]
+            assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-2000:]
+            time.sleep(0.5)
+        on_cluster = _sweep(_command(sweep_line, spark_class, ports), tmp_path)
+        assert on_cluster.returncode == 0, on_cluster.stderr[-3000:]
+        pids = (master.pid, worker.pid)
+    for pid in pids:  # both stopped by their ids
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    local = _command(sweep_line, spark_class, ports)
+    local[local.index("--master") + 1] = "local[2]"
+    local[local.index("--out") + 1] = "local-sweep"
+    on_local = _sweep(local, tmp_path)
+    assert on_local.returncode == 0, on_local.stderr[-3000:]
+    cluster_summary, cluster_rows = _stored(tmp_path / "cluster-sweep")
+    local_summary, local_rows = _stored(tmp_path / "local-sweep")
+    assert cluster_summary == local_summary
+    assert cluster_rows == local_rows and len(cluster_rows) == 20 * 6
