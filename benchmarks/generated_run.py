@@ -1,6 +1,6 @@
 """How long the generated checks take under a profile: one strategy, the whole suite.
 
-    python benchmarks/generated_run.py [--repeat 3] [--profile quick] [SPEC ...]
+    python benchmarks/generated_run.py [--repeat 3] [--profile quick] [--extra PYTEST_ARGS] [SPEC ...]
 
 For each spec, in a fresh temporary directory and a subprocess (as a user
 runs it): the whole suite (golden + generated), and the generated checks
@@ -40,13 +40,15 @@ def main() -> None:
     parser.add_argument("specs", nargs="*", default=DEFAULT_SPECS)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", default="quick")
+    parser.add_argument("--extra", default="", help="more pytest arguments for every run, e.g. '--rmq-examples=5'")
     args = parser.parse_args()
+    extra = args.extra.split()
     print(f"| spec | whole suite (median of {args.repeat}) | generated checks only |")
     print("| --- | ---: | ---: |")
     for spec in args.specs:
         with tempfile.TemporaryDirectory() as empty:
-            whole = [timed(spec, args.profile, [], empty) for _ in range(args.repeat)]
-            generated = [timed(spec, args.profile, [GENERATED], empty) for _ in range(args.repeat)]
+            whole = [timed(spec, args.profile, extra, empty) for _ in range(args.repeat)]
+            generated = [timed(spec, args.profile, [GENERATED, *extra], empty) for _ in range(args.repeat)]
         print(f"| {spec} | {statistics.median(whole):.1f} s | {statistics.median(generated):.1f} s |", flush=True)
 
 

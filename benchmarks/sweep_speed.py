@@ -22,7 +22,7 @@ from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 
-SPECS = sorted(ports())
+SPECS = sorted(ports("allocation"))
 
 
 def plain(space: SweepSpace) -> tuple:
@@ -52,19 +52,19 @@ def on_spark(space: SweepSpace, master: str, partitions: int) -> tuple:
     return done - started, done - ready, calls
 
 
-def growth() -> None:
+def growth(queue_counts: list[int], consumer_counts: list[int], repeat: int) -> None:
     print("\n| queues | consumers | AVG s/scenario | CONSISTENT_HASH s/scenario |")
     print("| ---: | ---: | ---: | ---: |")
-    for queues in (16, 128, 1024):
-        for consumers in (4, 32, 100):
+    for queues in queue_counts:
+        for consumers in consumer_counts:
             space = SweepSpace(queues=(queues, queues), consumers=(consumers, consumers), seed=1, layouts=False)
             cells = []
             for spec in ("AVG", "CONSISTENT_HASH"):
                 evaluator = Evaluator(spec)
                 started = time.perf_counter()
-                for index in range(5):
-                    evaluator.evaluate(space.scenario(index))
-                cells.append(f"{(time.perf_counter() - started) / 5:.4f}")
+                for index in range(repeat):
+                    evaluator.evaluate(space.plan(index), index)
+                cells.append(f"{(time.perf_counter() - started) / repeat:.4f}")
             print(f"| {queues} | {consumers} | {cells[0]} | {cells[1]} |", flush=True)
 
 
@@ -74,6 +74,9 @@ def main() -> None:
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int, default=8)
     parser.add_argument("--skip-growth", action="store_true")
+    parser.add_argument("--growth-queues", default="16,128,1024", help="queue counts of the growth table")
+    parser.add_argument("--growth-consumers", default="4,32,100", help="consumer counts of the growth table")
+    parser.add_argument("--growth-repeat", type=int, default=5, help="scenarios per cell of the growth table")
     args = parser.parse_args()
     space = SweepSpace(seed=42, count=args.scenarios)
     print(f"{args.scenarios} scenarios x {len(SPECS)} strategies, default space")
@@ -84,7 +87,8 @@ def main() -> None:
     print(f"Spark {args.master}: {total:.1f} s with start-up, {job:.1f} s for the job, {calls / job:,.0f} calls/s")
     print(f"speed-up: {single / job:.2f}x (job), {single / total:.2f}x (with start-up)")
     if not args.skip_growth:
-        growth()
+        growth([int(q) for q in args.growth_queues.split(",")], [int(c) for c in args.growth_consumers.split(",")],
+               args.growth_repeat)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ def _command(line, spark_class, ports):
 
 def _start(stack, arguments, log):
     """A daemon in its own session, killed (its whole group) on the way out, pass or fail."""
-    stream = stack.enter_context(open(log, "w"))
+    stream = stack.enter_context(open(log, "w"))  # noqa: SIM115 - closed by the stack, after the process stops
     process = subprocess.Popen(arguments, stdout=stream, stderr=subprocess.STDOUT, start_new_session=True)
 
     def stop():
