@@ -1,12 +1,17 @@
-"""How fast the sweep evaluates: Spark against one plain Python process, and how time grows.
+"""How fast the sweep evaluates: each strategy's evaluator against the bare calls of its
+reference port, Spark against one plain Python process, and how time grows.
 
-    python benchmarks/sweep_speed.py [--scenarios 600] [--master local[2]] [--partitions 8]
+    python benchmarks/sweep_speed.py [--scenarios 600] [--evaluator-scenarios 60] [--master local[2]] [--partitions 8]
 
-1. The same scenarios (the default space: 1-1024 queues, 1-100 consumers, all events, the six
+1. Per reference strategy, over the first ``--evaluator-scenarios`` scenarios of the default
+   space: ``Evaluator.evaluate`` (the calls and every check the sweep makes) against the bare
+   calls of the port on the same configured groups (a port built per group, asked by every
+   client, before and after the change), CPU seconds and their ratio.
+2. The same scenarios (the default space: 1-1024 queues, 1-100 consumers, all events, the six
    reference strategies) evaluated in this process, one after the other, and by
    ``run_sweep`` on Spark (no report). Prints wall times, allocate calls per second and the
    ratio; the Spark time is given with and without the session's start-up.
-2. Seconds per scenario for AVG and CONSISTENT_HASH at fixed queue and consumer counts.
+3. Seconds per scenario for AVG and CONSISTENT_HASH at fixed queue and consumer counts.
 
 Measures; asserts nothing. Run it on an otherwise idle machine.
 """
@@ -19,10 +24,39 @@ import time
 from pathlib import Path
 
 from pytest_rmq_conformance.engine.kinds import ports
+from pytest_rmq_conformance.kinds.allocation.scenarios import java_ordered
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator
 from pytest_rmq_conformance.pipeline.space import SweepSpace
 
 SPECS = sorted(ports("allocation"))
+
+
+def _groups(evaluator: Evaluator, plan) -> list:
+    """The two configured groups an evaluation asks every client of: before and after the change."""
+    (_, _), (_, after_members) = plan.groups()
+    before = evaluator._configured(plan.start)
+    return [before, java_ordered(before, after_members)]
+
+
+def evaluator_against_bare(space: SweepSpace, count: int) -> None:
+    """Per strategy: the evaluator's CPU time and the bare port calls' on the same groups."""
+    plans = [space.plan(index) for index in range(count)]
+    print(f"\n| strategy | evaluator | bare reference calls | ratio |  ({count} scenarios, CPU seconds)")
+    print("| --- | ---: | ---: | ---: |")
+    for spec in SPECS:
+        evaluator = Evaluator(spec)
+        groups = [group for plan in plans for group in _groups(evaluator, plan)]
+        started = time.process_time()
+        for group in groups:
+            port = evaluator.subject.reference_for(group)
+            for cid in group.clients:
+                port.allocate(group.consumer_group, cid, group.mq_all, group.cid_all)
+        bare = time.process_time() - started
+        started = time.process_time()
+        for index, plan in enumerate(plans):
+            evaluator.evaluate(plan, index)
+        judged = time.process_time() - started
+        print(f"| {spec} | {judged:.3f} s | {bare:.3f} s | {judged / bare:.1f}x |", flush=True)
 
 
 def plain(space: SweepSpace) -> tuple:
@@ -71,6 +105,8 @@ def growth(queue_counts: list[int], consumer_counts: list[int], repeat: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", type=int, default=600)
+    parser.add_argument("--evaluator-scenarios", type=int, default=60, help="scenarios of the evaluator-against-bare-calls table")
+    parser.add_argument("--skip-spark", action="store_true", help="only the evaluator table (and the growth table)")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int, default=8)
     parser.add_argument("--skip-growth", action="store_true")
@@ -79,7 +115,13 @@ def main() -> None:
     parser.add_argument("--growth-repeat", type=int, default=5, help="scenarios per cell of the growth table")
     args = parser.parse_args()
     space = SweepSpace(seed=42, count=args.scenarios)
-    print(f"{args.scenarios} scenarios x {len(SPECS)} strategies, default space")
+    evaluator_against_bare(space, args.evaluator_scenarios)
+    if args.skip_spark:
+        if not args.skip_growth:
+            growth([int(q) for q in args.growth_queues.split(",")], [int(c) for c in args.growth_consumers.split(",")],
+                   args.growth_repeat)
+        return
+    print(f"\n{args.scenarios} scenarios x {len(SPECS)} strategies, default space")
     single, calls = plain(space)
     print(f"plain Python, one process: {single:.1f} s, {calls:,} allocate calls, {calls / single:,.0f} calls/s", flush=True)
     total, job, spark_calls = on_spark(space, args.master, args.partitions)

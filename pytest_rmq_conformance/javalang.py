@@ -100,14 +100,18 @@ def java_sorted_strings(strings: Iterable[str]) -> list[str]:
 _REGEX_META = ".$|()[{^?*+\\"
 
 
-def _compile_java_regex(regex: str) -> re.Pattern[str]:
+@lru_cache(maxsize=256)  # a handful of separators, split on for every queue and client
+def _compile_java_regex(regex: str) -> tuple[re.Pattern[str], bool]:
+    """The pattern, and whether it matches empty text."""
     if len(regex) == 1 and regex not in _REGEX_META:
-        return re.compile(re.escape(regex))
-    if len(regex) == 2 and regex[0] == "\\" and not (regex[1].isascii() and regex[1].isalnum()):
-        return re.compile(re.escape(regex[1]))
-    # Everything else goes through Python's engine, which agrees with
-    # java.util.regex on the separators used in practice.
-    return re.compile(regex)
+        pattern = re.compile(re.escape(regex))
+    elif len(regex) == 2 and regex[0] == "\\" and not (regex[1].isascii() and regex[1].isalnum()):
+        pattern = re.compile(re.escape(regex[1]))
+    else:
+        # Everything else goes through Python's engine, which agrees with
+        # java.util.regex on the separators used in practice.
+        pattern = re.compile(regex)
+    return pattern, pattern.search("") is not None
 
 
 def java_split(text: str, regex: str, limit: int = 0) -> list[str]:
@@ -119,13 +123,18 @@ def java_split(text: str, regex: str, limit: int = 0) -> list[str]:
     no empty leading string, and text with no match comes back whole
     (``""`` gives ``[""]``).
     """
-    pattern = _compile_java_regex(regex)
-    if pattern.search("") is not None:
+    return list(_java_split(text, regex, limit))
+
+
+@lru_cache(maxsize=16384)  # broker names and client ids are split again at every call of a group
+def _java_split(text: str, regex: str, limit: int) -> tuple[str, ...]:
+    pattern, matches_empty = _compile_java_regex(regex)
+    if matches_empty:
         # A pattern that can match empty text steps through UTF-16 code
         # units in Java, so it can cut a surrogate pair in two.
         units = "".join(chr(int.from_bytes(pair, "big")) for pair in _pairs(_utf16(text)))
-        return [_from_units(part) for part in _split(pattern, units, limit)]
-    return _split(pattern, text, limit)
+        return tuple(_from_units(part) for part in _split(pattern, units, limit))
+    return tuple(_split(pattern, text, limit))
 
 
 def _pairs(data: bytes) -> Iterable[bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pytest_rmq_conformance.javalang import (
     INT_MAX,
@@ -12,9 +13,10 @@ from pytest_rmq_conformance.javalang import (
     java_int,
     java_sorted,
     java_string_compare,
+    java_string_key,
 )
 
-__all__ = ["MessageQueue", "java_sorted_queues", "shown_name"]
+__all__ = ["MessageQueue", "java_sorted_queues", "queue_key", "shown_name"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -120,10 +122,24 @@ _set_queue_id = MessageQueue.__dict__["queue_id"].__set__
 def java_sorted_queues(queues: Iterable[MessageQueue]) -> list[MessageQueue]:
     """A copy of ``queues`` sorted as Java's ``Collections.sort`` sorts them.
 
-    Raises ``ValueError`` where Java throws "Comparison method violates its
-    general contract!" (possible only with queue ids that overflow).
+    Where no two queue ids are more than ``Integer.MAX_VALUE`` apart, no ``compareTo`` overflows:
+    it is then the order of :func:`queue_key`, and any stable sort on that key gives Java's
+    order. Otherwise Java's TimSort runs, comparison by comparison, and raises ``ValueError``
+    where Java throws "Comparison method violates its general contract!".
     """
-    return java_sorted(list(queues), MessageQueue.compare_to)
+    items = list(queues)
+    ids = [mq.queue_id for mq in items]
+    if not ids or max(ids) - min(ids) <= INT_MAX:
+        return sorted(items, key=queue_key)
+    return java_sorted(items, MessageQueue.compare_to)
+
+
+def queue_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:
+    """The key whose order is ``compareTo``'s while queue ids do not overflow it."""
+    return _text_key(mq.topic), _text_key(mq.broker_name), mq.queue_id
+
+
+_text_key = lru_cache(maxsize=4096)(java_string_key)  # a few topics and brokers, keyed for every queue
 
 
 #: characters reports never print as they are: controls, format characters (zero-width spaces,

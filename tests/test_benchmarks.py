@@ -18,7 +18,7 @@ TINY = {
     "producer_replay.py": ["--repeat", "1"],
     "rebalance_run.py": ["--repeat", "1", "AVG"],
     "startup.py": ["--repeat", "1"],
-    "sweep_speed.py": ["--scenarios", "4", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
+    "sweep_speed.py": ["--scenarios", "4", "--evaluator-scenarios", "2", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
                        "--growth-repeat", "1"],
 }
 LIBRARIES = {"cpu.py"}

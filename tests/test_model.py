@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_string_key
+from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted
 
 
 def test_text_form_is_javas_to_string():
@@ -63,14 +63,30 @@ def test_queue_id_order_is_int_subtraction_and_overflows():
     assert MessageQueue("t", "b", -5) < MessageQueue("t", "b", 3)
 
 
-@given(
-    st.lists(
-        st.builds(MessageQueue, st.sampled_from(["t", "u", "\U0001F600"]), st.sampled_from(["a", "\uFF21"]), st.integers(-1000, 1000))
-    )
-)
-def test_java_sort_of_queues_with_close_ids_is_the_natural_order(queues):
-    key = lambda mq: (java_string_key(mq.topic), java_string_key(mq.broker_name), mq.queue_id)
-    assert java_sorted_queues(queues) == sorted(queues, key=key)
+TEXTS = st.sampled_from(["t", "u", "", "\U0001F600", "\uFF21", "\ud800"])
+
+
+@st.composite
+def close_ids(draw):
+    """Queues whose ids lie within Integer.MAX_VALUE of each other, anywhere in the int's range."""
+    low = draw(st.integers(INT_MIN, INT_MAX))
+    width = draw(st.sampled_from([0, 3, 1000, INT_MAX]))
+    ids = st.integers(low, min(INT_MAX, low + width))
+    return draw(st.lists(st.builds(MessageQueue, TEXTS, TEXTS, ids), max_size=40))
+
+
+@given(close_ids())
+def test_the_key_sort_is_javas_timsort_wherever_it_is_taken(queues):
+    """No compareTo can overflow here: the fast path's order is the TimSort port's, object for object."""
+    fast = java_sorted_queues(queues)
+    timsort = java_sorted(list(queues), MessageQueue.compare_to)
+    assert [id(mq) for mq in fast] == [id(mq) for mq in timsort]
+
+
+def test_ids_further_apart_than_the_int_take_javas_timsort():
+    queues = [MessageQueue("t", "b", INT_MIN), MessageQueue("t", "b", 1), MessageQueue("t", "b", 0)]
+    assert java_sorted_queues(queues) == java_sorted(queues, MessageQueue.compare_to)
+    assert java_sorted_queues(queues) != sorted(queues, key=lambda mq: mq.queue_id)  # the overflow shows
 
 
 def test_json_form_round_trips():

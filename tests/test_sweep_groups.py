@@ -7,16 +7,17 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.grpc.balancers import message_group_index
-from pytest_rmq_conformance.pipeline.group_job import tally
-from pytest_rmq_conformance.pipeline.group_mappers import JAVA, JavaModulo, UserMapping, load_problem
-from pytest_rmq_conformance.pipeline.group_space import GroupSpace
+np = pytest.importorskip("numpy", reason="the group sweep counts with numpy: the sweep extra")
+
+from pytest_rmq_conformance.cli import main  # noqa: E402
+from pytest_rmq_conformance.grpc.balancers import message_group_index  # noqa: E402
+from pytest_rmq_conformance.pipeline.group_job import tally  # noqa: E402
+from pytest_rmq_conformance.pipeline.group_mappers import JAVA, JavaModulo, UserMapping, load_problem  # noqa: E402
+from pytest_rmq_conformance.pipeline.group_space import GroupSpace  # noqa: E402
 
 #: the example's jump consistent hashing, and mappings that misbehave on some groups
 JUMP = Path(__file__).parents[1] / "examples" / "group-alternative" / "jump.py"

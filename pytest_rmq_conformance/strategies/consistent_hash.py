@@ -55,6 +55,7 @@ class HashRing:
         self._keys = sorted(nodes)
         self._owners = [nodes[key][0] for key in self._keys]
         self._replicas = [nodes[key][1] for key in self._keys]
+        self._queue_owners: dict[MessageQueue, str | None] = {}
 
     def route(self, object_key: str) -> str | None:
         """The client owning the first key ``>=`` the hash of ``object_key``, wrapping around."""
@@ -62,6 +63,14 @@ class HashRing:
             return None
         position = bisect_left(self._keys, self._hash(object_key))
         return self._owners[position % len(self._keys)]
+
+    def owner(self, mq: MessageQueue) -> str | None:
+        """:meth:`route` of the queue's Java text form, remembered: every client of a group routes every queue."""
+        try:
+            return self._queue_owners[mq]
+        except KeyError:
+            owner = self._queue_owners[mq] = self.route(str(mq))
+            return owner
 
     def hit(self, object_key: str) -> RingHit | None:
         """Where ``object_key`` lands: its hash and the virtual node it is routed to (``None``: an empty ring)."""
@@ -151,10 +160,10 @@ class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
     def allocate(self, consumer_group, current_cid, mq_all, cid_all) -> list[MessageQueue]:
         if not check_arguments(current_cid, mq_all, cid_all):
             return []
-        if self.custom_hash_function is None:
+        if self.custom_hash_function is None:  # a pure hash: the ring and where each queue lands are kept
             ring = _md5_ring(tuple(cid_all), self.virtual_node_cnt, self.hash_charset)
-        else:
-            ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)
+            return [mq for mq in mq_all if ring.owner(mq) == current_cid]
+        ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)  # a custom hash is asked on every call, as Java does
         return [mq for mq in mq_all if ring.route(str(mq)) == current_cid]
 
     def ring_hit(self, mq: MessageQueue, cid_all: Sequence[str]) -> RingHit | None:

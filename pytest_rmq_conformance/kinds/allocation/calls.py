@@ -9,14 +9,21 @@ hypothesis does not retry (and wait for) the same hang while shrinking.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from pytest_rmq_conformance.engine.generated import budgets
 from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.nondeterminism import note_answer
-from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, call_with_timeout
 from pytest_rmq_conformance.kinds.allocation.invariants import Violation
-from pytest_rmq_conformance.kinds.allocation.replay import Answer, answer_key, answer_problem, call_strategy
+from pytest_rmq_conformance.kinds.allocation.replay import (
+    Answer,
+    answer_key,
+    answer_problem,
+    call_strategy,
+    read_answer,
+)
 from pytest_rmq_conformance.kinds.allocation.reports import short_queues
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
@@ -54,6 +61,8 @@ def assign(
     scenario: Scenario,
     timeout: float | None,
     instances: dict[str, Any] | None = None,
+    *,
+    trusted: bool = False,
 ) -> tuple[dict[str, tuple[MessageQueue, ...]], list[Violation]]:
     """Every member's share of ``scenario``, each member with its own strategy instance.
 
@@ -61,7 +70,8 @@ def assign(
     its strategy from one rebalance to the next); a member without one gets
     ``build(scenario)``. Members whose call fails hold nothing and are
     reported as violations (kind ``exception``, ``wrong-type``, ``fault``,
-    ``build``).
+    ``build``). A ``trusted`` strategy (a reference port) is handed the scenario's own lists,
+    unchecked and unrecorded: the sweep's evaluator judges the ports at the speed of their calls.
     """
     instances = {} if instances is None else instances
     shares: dict[str, tuple[MessageQueue, ...]] = {}
@@ -78,7 +88,12 @@ def assign(
     for cid in scenario.clients:
         if cid in shares:
             continue
-        answer = batched[cid] if batched is not None else ask(instances[cid], scenario, cid, timeout)
+        if batched is not None:
+            answer = batched[cid]
+        elif trusted:
+            answer = _trusted_answer(instances[cid], scenario, cid, timeout)
+        else:
+            answer = ask(instances[cid], scenario, cid, timeout)
         problem = answer_problem(answer)
         if problem is not None:
             problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
@@ -86,6 +101,18 @@ def assign(
         else:
             shares[cid] = tuple(answer.queues or ())
     return shares, problems
+
+
+def _trusted_answer(strategy: Any, scenario: Scenario, caller: str, timeout: float | None) -> Answer:
+    """A reference port's answer: no list copies, no check that it left them alone, no recording."""
+    try:
+        result = call_with_timeout(partial(strategy.allocate, scenario.consumer_group, caller, scenario.mq_all, scenario.cid_all),
+                                   timeout)
+    except CallTimeout:
+        raise Hang(scenario, caller, timeout, "allocate()") from None
+    except Exception as exc:
+        return Answer(exception=exc)
+    return read_answer(result, scenario.mq_all)
 
 
 def _batched_answers(instances: dict[str, Any], scenario: Scenario, callers: list[str]) -> dict[str, Answer] | None:

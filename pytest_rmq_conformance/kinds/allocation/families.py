@@ -66,8 +66,20 @@ def build_resolver(spec: Any):
     raise ValueError(f"resolver kind must be 'map' or 'split', not {kind!r}")
 
 
+#: the last list of triples made into queues, and those queues: every client of a group is built
+#: from the same params (CONFIG's list may hold every queue of the group)
+_last_queues: list[Any] = [None, ()]
+
+
 def _queues(triples: list | None) -> list | None:
-    return None if triples is None else [MessageQueue.from_json(t) for t in triples]
+    """Golden ``[topic, brokerName, queueId]`` triples as a fresh list of (immutable) queues."""
+    if triples is None:
+        return None
+    seen, queues = _last_queues
+    if seen is not triples:  # held here, so no other list can take its id
+        queues = tuple(MessageQueue.from_json(t) for t in triples)
+        _last_queues[:] = [triples, queues]
+    return list(queues)
 
 
 def _plain(cls) -> Callable[[Params, str, str], Any]:
