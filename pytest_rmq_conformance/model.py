@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from pytest_rmq_conformance.javalang import (
@@ -36,6 +36,8 @@ class MessageQueue:
     topic: str
     broker_name: str
     queue_id: int
+    #: the dataclass's hash of the three fields, computed once (queues are keys of every check's sets)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __init__(self, topic: str, broker_name: str, queue_id: int) -> None:
         # the generated __init__ of a frozen dataclass, without its object.__setattr__ calls (a
@@ -45,14 +47,22 @@ class MessageQueue:
         _set_queue_id(self, queue_id)
         if type(topic) is not str or type(broker_name) is not str or type(queue_id) is not int or not INT_MIN <= queue_id <= INT_MAX:
             self.__post_init__()
+        _set_hash(self, hash((topic, broker_name, queue_id)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple:
+        # rebuilt, not restored: another process hashes strings with another seed
+        return MessageQueue, (self.topic, self.broker_name, self.queue_id)
 
     def __post_init__(self) -> None:
         exact = type(self.topic) is str and type(self.broker_name) is str and type(self.queue_id) is int
         if exact and INT_MIN <= self.queue_id <= INT_MAX:  # the usual case, checked fast
             return
-        for field, value in (("topic", self.topic), ("broker_name", self.broker_name)):
+        for name, value in (("topic", self.topic), ("broker_name", self.broker_name)):
             if not isinstance(value, str):
-                raise TypeError(f"MessageQueue {field} must be a str, not {type(value).__name__}")
+                raise TypeError(f"MessageQueue {name} must be a str, not {type(value).__name__}")
         if not isinstance(self.queue_id, int) or isinstance(self.queue_id, bool):
             raise TypeError(f"MessageQueue queue_id must be an int, not {type(self.queue_id).__name__}")
         if not INT_MIN <= self.queue_id <= INT_MAX:
@@ -117,6 +127,7 @@ class MessageQueue:
 _set_topic = MessageQueue.__dict__["topic"].__set__
 _set_broker_name = MessageQueue.__dict__["broker_name"].__set__
 _set_queue_id = MessageQueue.__dict__["queue_id"].__set__
+_set_hash = MessageQueue.__dict__["_hash"].__set__
 
 
 def java_sorted_queues(queues: Iterable[MessageQueue]) -> list[MessageQueue]:

@@ -21,6 +21,7 @@ from typing import Any
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.running.hangs import Hang
+from pytest_rmq_conformance.engine.running.timeouts import time_limits
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.kinds.allocation.differential import differences
@@ -126,7 +127,8 @@ class Evaluator:
             violations.append(Violation("load", self.error))
         else:
             try:
-                violations += self._check(plan, row)
+                with time_limits():  # one timer for the calls of the whole scenario, each still limited
+                    violations += self._check(plan, row)
             except Hang as hang:
                 violations.append(Violation("hang", str(hang)))
             except HarnessFault as fault:  # the harness died, hung or wrote garbage; the next call restarts it

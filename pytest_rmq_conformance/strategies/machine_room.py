@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from pytest_rmq_conformance.javalang import java_split
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
@@ -65,6 +66,7 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
         return room in self.consumeridcs
 
 
+@lru_cache(maxsize=4096)  # a group has a few broker names, asked for every queue at every call
 def broker_room(broker_name: str) -> str | None:
     """The room of a ``<room>@<name>`` broker (Java split: exactly two parts), else ``None``."""
     parts = java_split(broker_name, "@")
