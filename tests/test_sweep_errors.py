@@ -1,4 +1,4 @@
-"""A sweep's bad input and failures, as an operator meets them: each is one line on stderr with
+"""A sweep's bad input and failures, as an operator meets them (and its progress line): each is one line on stderr with
 its exit code (2: an option, before Spark starts; 3: Spark did not start or no master answers;
 1: the sweep failed part-way), Spark's own text is kept in ``spark.log``, and nothing half
 written is left in place."""
@@ -131,3 +131,12 @@ def test_a_sweep_that_fails_part_way_publishes_nothing_and_keeps_the_earlier_swe
     assert sorted(p.name for p in out.iterdir()) == ["spark.log", "summary.json"]
     assert json.loads((out / "summary.json").read_text()) == {"an": "earlier sweep"} and _no_staging(tmp_path)
     assert "Traceback" not in done.stderr
+
+
+def test_the_progress_line_gives_an_eta_at_the_pace_so_far():
+    from pytest_rmq_conformance.pipeline.job import progress_line
+
+    assert progress_line(0, 8, 2.0) == "  evaluating: 0/8 partitions done in 2 s"
+    assert progress_line(3, 8, 30.0) == "  evaluating: 3/8 partitions done in 30 s, about 50 s left"
+    assert progress_line(1, 64, 120.0) == "  evaluating: 1/64 partitions done in 120 s, about 2.1 h left"
+    assert progress_line(8, 8, 80.0) == "  evaluating: 8/8 partitions done in 80 s"

@@ -182,6 +182,7 @@ class Progress:
     def _watch(self) -> None:
         tracker = self.spark.sparkContext.statusTracker()
         last = None
+        started = time.monotonic()
         while not self._stop.wait(1.0):
             done = running = 0
             for stage_id in tracker.getActiveStageIds():
@@ -190,8 +191,28 @@ class Progress:
                     done += info.numCompletedTasks
                     running += info.numActiveTasks
             if done != last and (done or running):  # a line when a partition finishes
-                self.say(f"  evaluating: {done}/{self.total} partitions done")
+                self.say(progress_line(done, self.total, time.monotonic() - started))
                 last = done
+
+
+def progress_line(done: int, total: int, elapsed: float) -> str:
+    """How many partitions are done, and when the rest will be, at the pace so far.
+
+    >>> progress_line(3, 8, 30.0)
+    '  evaluating: 3/8 partitions done in 30 s, about 50 s left'
+    """
+    line = f"  evaluating: {done}/{total} partitions done in {elapsed:.0f} s"
+    if 0 < done < total:
+        line += f", about {_duration(elapsed / done * (total - done))} left"
+    return line
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def write_json(path: Path, data: Any) -> None:
