@@ -280,3 +280,25 @@ def test_repr_names_the_configuration():
     assert repr(AllocateMessageQueueConsistentHash(5, version="4.9.8")) == (
         "AllocateMessageQueueConsistentHash(virtual_node_cnt=5, version='4.9.8')"
     )
+
+
+@pytest.mark.parametrize("family", ["CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "AVG", "CONFIG"])
+def test_a_port_handed_the_same_tuples_by_every_client_answers_as_with_fresh_lists(family):
+    """The sweep hands every client of a group the same tuples, and the ports keep what depends
+    only on them (rings' shares, eligible queues, rooms): each answer is the one fresh lists get."""
+    from pytest_rmq_conformance.kinds.allocation.scenarios import default_params, java_ordered
+    from pytest_rmq_conformance.pipeline.space import SweepSpace
+
+    space = SweepSpace(queues=(1, 40), consumers=(1, 9), seed=11, count=40)
+    for index in range(space.count):
+        plan = space.plan(index)
+        (_, _), (_, after_members) = plan.groups()
+        before = plan.start
+        for group in (before, java_ordered(before, after_members)):
+            params = {**default_params(family, group.mq_all), "charset": "UTF-8"}
+            mq_all, cid_all = tuple(group.mq_all), tuple(group.cid_all)
+            for _ in range(2):  # asked again: what was kept is used
+                for cid in group.clients:
+                    kept = reference_strategy(family, params, "5.3.3").allocate("g", cid, mq_all, cid_all)
+                    fresh = reference_strategy(family, params, "5.3.3").allocate("g", cid, list(mq_all), list(cid_all))
+                    assert kept == fresh, (index, family, cid)

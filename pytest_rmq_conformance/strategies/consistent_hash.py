@@ -56,6 +56,8 @@ class HashRing:
         self._owners = [nodes[key][0] for key in self._keys]
         self._replicas = [nodes[key][1] for key in self._keys]
         self._queue_owners: dict[MessageQueue, str | None] = {}
+        self._shares_of: tuple = ()
+        self._shares: dict[str | None, list[MessageQueue]] = {}
 
     def route(self, object_key: str) -> str | None:
         """The client owning the first key ``>=`` the hash of ``object_key``, wrapping around."""
@@ -71,6 +73,16 @@ class HashRing:
         except KeyError:
             owner = self._queue_owners[mq] = self.route(str(mq))
             return owner
+
+    def shares(self, mq_all: tuple) -> dict[str | None, list[MessageQueue]]:
+        """Each client's queues of ``mq_all``, in its order; kept for the same tuple, which every
+        client of the sweep's group is handed."""
+        if self._shares_of is not mq_all:
+            shares: dict[str | None, list[MessageQueue]] = {}
+            for mq in mq_all:
+                shares.setdefault(self.owner(mq), []).append(mq)
+            self._shares_of, self._shares = mq_all, shares
+        return self._shares
 
     def hit(self, object_key: str) -> RingHit | None:
         """Where ``object_key`` lands: its hash and the virtual node it is routed to (``None``: an empty ring)."""
@@ -162,6 +174,8 @@ class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
             return []
         if self.custom_hash_function is None:  # a pure hash: the ring and where each queue lands are kept
             ring = _md5_ring(tuple(cid_all), self.virtual_node_cnt, self.hash_charset)
+            if type(mq_all) is tuple:
+                return list(ring.shares(mq_all).get(current_cid, ()))
             return [mq for mq in mq_all if ring.owner(mq) == current_cid]
         ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)  # a custom hash is asked on every call, as Java does
         return [mq for mq in mq_all if ring.route(str(mq)) == current_cid]

@@ -12,6 +12,11 @@ from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy,
 __all__ = ["AllocateMessageQueueByMachineRoom", "broker_room"]
 
 
+#: the last tuple of queues, the rooms chosen, and its eligible queues (an immutable tuple, held
+#: here, so that no other can take its id)
+_last_eligible: list = [None, None, []]
+
+
 class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
     """Shares the queues whose broker name is ``<room>@<name>`` with ``<room>``
     in ``consumeridcs``; the remainder goes one each to the first clients.
@@ -48,7 +53,7 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
         index = cid_all.index(current_cid)
         if mq_all is None:
             raise TypeError("mqAll is null")
-        eligible = [mq for mq in mq_all if self._eligible(mq)]
+        eligible = self._eligible_queues(mq_all)
         c = len(cid_all)
         per_client, remainder = divmod(len(eligible), c)
         block_source = eligible if self._release >= (4, 8, 0) else mq_all
@@ -56,6 +61,17 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
         if index < remainder:
             result.append(eligible[index + per_client * c])
         return result
+
+    def _eligible_queues(self, mq_all) -> list:
+        """The queues of ``mq_all`` in the chosen rooms; for a tuple (every client of the sweep's
+        group is handed the same one) kept for the next client."""
+        memo = _last_eligible
+        if type(mq_all) is tuple and memo[0] is mq_all and memo[1] == self.consumeridcs:
+            return memo[2]
+        eligible = [mq for mq in mq_all if self._eligible(mq)]
+        if type(mq_all) is tuple:
+            memo[:] = [mq_all, self.consumeridcs, eligible]
+        return eligible
 
     def _eligible(self, mq) -> bool:
         room = broker_room(mq.broker_name)

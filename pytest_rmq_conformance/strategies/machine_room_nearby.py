@@ -9,6 +9,11 @@ from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy,
 __all__ = ["AllocateMachineRoomNearby"]
 
 
+#: the last tuples of queues and clients, the resolver's configuration, and their rooms (the
+#: tuples held here, so that no others can take their ids)
+_last_rooms: list = [None, None, None, None]
+
+
 class AllocateMachineRoomNearby(AllocateMessageQueueStrategy):
     """Wraps an inner strategy: queues of the caller's room go to the clients
     of that room; queues of rooms without clients go to all clients, room by
@@ -47,6 +52,31 @@ class AllocateMachineRoomNearby(AllocateMessageQueueStrategy):
         if not check_arguments(current_cid, mq_all, cid_all):
             return []
         resolver = self.machine_room_resolver
+        rooms = self._rooms(resolver, mq_all, cid_all)
+        queues_by_room = {room: list(queues) for room, queues in rooms[0].items()}
+        clients_by_room = rooms[1]
+
+        inner = self.allocate_message_queue_strategy
+        result: list = []
+        own_room = resolver.consumer_deploy_in(current_cid)
+        own_queues = queues_by_room.pop(own_room, None) if own_room else None  # no room: no queues of its own
+        if own_room and own_queues:
+            result.extend(inner.allocate(consumer_group, current_cid, own_queues, clients_by_room.get(own_room)))
+        for room in sorted(queues_by_room, key=java_string_key):
+            if room not in clients_by_room:
+                result.extend(inner.allocate(consumer_group, current_cid, queues_by_room[room], cid_all))
+        return result
+
+    @staticmethod
+    def _rooms(resolver, mq_all, cid_all) -> tuple[dict[str, list], dict[str, list[str]]]:
+        """The queues and the clients of each room, in order: brokers resolved before consumers, as
+        Java does. Kept for the same tuples and resolver configuration (every client of the sweep's
+        group is handed the same tuples)."""
+        key = getattr(resolver, "cache_key", None)
+        key = key() if callable(key) and type(mq_all) is tuple and type(cid_all) is tuple else None
+        memo = _last_rooms
+        if key is not None and memo[0] is mq_all and memo[1] is cid_all and memo[2] == key:
+            return memo[3]
         queues_by_room: dict[str, list] = {}
         for mq in mq_all:
             room = resolver.broker_deploy_in(mq)
@@ -59,14 +89,6 @@ class AllocateMachineRoomNearby(AllocateMessageQueueStrategy):
             if not room:
                 raise ValueError(f"Machine room is null for consumer id {cid}")
             clients_by_room.setdefault(room, []).append(cid)
-
-        inner = self.allocate_message_queue_strategy
-        result: list = []
-        own_room = resolver.consumer_deploy_in(current_cid)
-        own_queues = queues_by_room.pop(own_room, None) if own_room else None  # no room: no queues of its own
-        if own_room and own_queues:
-            result.extend(inner.allocate(consumer_group, current_cid, own_queues, clients_by_room.get(own_room)))
-        for room in sorted(queues_by_room, key=java_string_key):
-            if room not in clients_by_room:
-                result.extend(inner.allocate(consumer_group, current_cid, queues_by_room[room], cid_all))
-        return result
+        if key is not None:
+            memo[:] = [mq_all, cid_all, key, (queues_by_room, clients_by_room)]
+        return queues_by_room, clients_by_room

@@ -23,6 +23,10 @@ class MapMachineRoomResolver:
     def consumer_deploy_in(self, cid: str) -> str | None:
         return self.consumer_room.get(cid)
 
+    def cache_key(self) -> tuple:
+        """What its answers depend on: two resolvers with equal keys resolve alike."""
+        return ("map", tuple(self.broker_room.items()), tuple(self.consumer_room.items()))
+
     def __repr__(self) -> str:
         return f"MapMachineRoomResolver(broker_room={self.broker_room!r}, consumer_room={self.consumer_room!r})"
 
@@ -51,6 +55,10 @@ class SplitMachineRoomResolver:
 
     def consumer_deploy_in(self, cid: str) -> str:
         return self._room(cid)
+
+    def cache_key(self) -> tuple:
+        """What its answers depend on: two resolvers with equal keys resolve alike."""
+        return ("split", self.separator)
 
     def __repr__(self) -> str:
         return f"SplitMachineRoomResolver(separator={self.separator!r})"
