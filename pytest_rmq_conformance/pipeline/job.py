@@ -288,6 +288,12 @@ def _gist(exc: BaseException) -> str:
     return gist if len(gist) <= 240 else gist[:239] + "…"
 
 
+def _said(what: str, exc: BaseException, log: Path, out: Path) -> str:
+    """``what`` happened, the gist of ``exc``, and where Spark's log is kept."""
+    kept = _keep_log(log, out)
+    return f"{what}: {_gist(exc)}" + (f"; Spark's own text is in {kept}" if kept else "")
+
+
 def _keep_log(log: Path, out: Path) -> Path | None:
     """``log`` moved to ``out/spark.log`` (a failed sweep publishes nothing else)."""
     if not log.exists():
@@ -321,19 +327,11 @@ def staged(out: Path, master: str, spark):
             try:
                 spark = spark_session(master, log=log)
             except Exception as exc:
-                kept = _keep_log(log, out)
-                raise SparkStartError(
-                    f"Spark did not start on --master {master}: {_gist(exc)}"
-                    + (f"; Spark's own text is in {kept}" if kept else "")
-                ) from exc
+                raise SparkStartError(_said(f"Spark did not start on --master {master}", exc, log, out)) from exc
         try:
             yield staging, spark
         except Exception as exc:
-            kept = _keep_log(log, out)
-            raise SweepFailed(
-                f"the sweep failed part-way on {master} and wrote nothing to {out}: {_gist(exc)}"
-                + (f"; Spark's own text is in {kept}" if kept else "")
-            ) from exc
+            raise SweepFailed(_said(f"the sweep failed part-way on {master} and wrote nothing to {out}", exc, log, out)) from exc
         finally:
             if own_session:
                 spark.stop()
