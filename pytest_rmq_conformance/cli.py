@@ -22,6 +22,7 @@ from pathlib import Path
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
+from pytest_rmq_conformance.pipeline.errors import SweepError
 
 __all__ = ["main"]
 
@@ -356,13 +357,6 @@ def _producer_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-def _group_table(summary: dict) -> list[str]:
-    """Per mapping: the median and largest skew, and the mean share of groups moved by one queue more or less."""
-    from pytest_rmq_conformance.pipeline.group_report import answer
-
-    return answer(summary)[:-1]
-
-
 def _group_sweep(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.pipeline.group_space import GroupSpace
     from pytest_rmq_conformance.pipeline.space import parse_range
@@ -392,7 +386,9 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, timeout=timeout,
         progress=not args.quiet,
     )
-    print("\n".join(_group_table(summary)))
+    from pytest_rmq_conformance.pipeline.group_report import mapping_sentences
+
+    print("\n".join(mapping_sentences(summary)))
     print(f"report: {args.out / 'report.html'}")
     return 0
 
@@ -558,11 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GoldenDataError as exc:
         print(f"rmq-conformance: error: {exc}", file=sys.stderr)
         return 2
-    except Exception as exc:
-        from pytest_rmq_conformance.pipeline.errors import SweepError
-
-        if not isinstance(exc, SweepError):
-            raise
+    except SweepError as exc:
         print(f"rmq-conformance {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
 

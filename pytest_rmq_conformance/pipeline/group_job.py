@@ -11,6 +11,7 @@ publication are the allocation sweep's (:mod:`~pytest_rmq_conformance.pipeline.j
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -68,11 +69,12 @@ def tally(space: GroupSpace, mappings: Sequence[Any], batches: Iterable[Sequence
                 found, error = mapping.positions(groups, k)
                 entry = tallies[mapping.label, k]
                 answered = found >= 0
+                count = int(np.count_nonzero(answered))
                 entry.counts += np.bincount(found[answered], minlength=k)
-                entry.groups += int(np.count_nonzero(answered))
-                entry.errors += len(groups) - int(np.count_nonzero(answered))
-                if entry.error is None and error is not None:
-                    entry.error, entry.error_index = error, batch[int(np.argmax(~answered))] if not answered.all() else batch[0]
+                entry.groups += count
+                entry.errors += len(groups) - count
+                if entry.error is None and error is not None:  # an error leaves a group unanswered: the first such
+                    entry.error, entry.error_index = error, batch[int(np.argmax(~answered))] if count < len(groups) else batch[0]
                 if before is not None:
                     both = answered & (before >= 0)
                     below = tallies[mapping.label, k - 1]
@@ -152,7 +154,7 @@ def run_group_sweep(
         summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
         validate_summary(summary)
         write_json(staging / "summary.json", summary)
-        _remove(staging / "tallies")
+        shutil.rmtree(staging / "tallies", ignore_errors=True)
         if report:
             from pytest_rmq_conformance.pipeline.group_report import write_group_report
 
@@ -160,9 +162,3 @@ def run_group_sweep(
         publish(staging, out)
     say(f"rmq-conformance sweep --groups: wrote {out} in {summary['elapsed_seconds']:.1f} s")
     return summary
-
-
-def _remove(path: Path) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)

@@ -130,7 +130,7 @@ class UserMapping:
             call_with_timeout,
             time_limits,
         )
-        from pytest_rmq_conformance.kinds.grpc.play import group_route
+        from pytest_rmq_conformance.kinds.grpc.play import group_route, position_in
 
         route = group_route(queues)
         where = {id(queue): position for position, queue in enumerate(route)}
@@ -152,9 +152,8 @@ class UserMapping:
                     first = first or f"group {group!r} over {queues} queues: {type(exc).__name__}: {exc}"
                     continue
                 position = where.get(id(queue))
-                if position is None:
-                    equal = [p for p, entry in enumerate(route) if entry == queue]
-                    position = equal[0] if len(equal) == 1 else None
+                if position is None:  # not one of the route's objects: placed as the golden replay places it
+                    position = position_in(route, queue)
                 if position is None:
                     first = first or f"group {group!r} over {queues} queues: returned {queue!r:.80}, not a queue of the route"
                     continue

@@ -17,7 +17,7 @@ from pytest_rmq_conformance.pipeline.report import (
     write_pages,
 )
 
-__all__ = ["write_group_report", "answer", "TITLE"]
+__all__ = ["write_group_report", "answer", "mapping_sentences", "TITLE"]
 
 TITLE = "Message-group routing sweep"
 MISSING = "–"
@@ -53,10 +53,15 @@ def _sentence(summary: dict[str, Any], label: str) -> str:
     return text + "."
 
 
+def mapping_sentences(summary: dict[str, Any]) -> list[str]:
+    """Per mapping: the median and largest skew, and the mean share of groups moved by one queue more or less."""
+    return [_sentence(summary, s["label"]) for s in summary["strategies"]]
+
+
 def answer(summary: dict[str, Any]) -> list[str]:
     """The report's lead: one sentence per mapping, then what each group that moves costs."""
     return [
-        *(_sentence(summary, s["label"]) for s in summary["strategies"]),
+        *mapping_sentences(summary),
         "Each group that changes queue loses its order across the change: a consumer may take its next "
         "message from the new queue before the last ones of the old queue are consumed.",
     ]

@@ -25,7 +25,7 @@ from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, e
 from pytest_rmq_conformance.javalang import java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
 
-__all__ = ["Mismatch", "Fault", "group_route", "observe", "compare", "replay"]
+__all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "replay"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def _invoke(obj: Any, method: str, *args: Any) -> Any:
     return getattr(obj, method)(*args)
 
 
-def _position(route: Sequence[Any], queue: Any) -> int | None:
+def position_in(route: Sequence[Any], queue: Any) -> int | None:
     """Where ``queue`` stands in ``route``: by identity, else the one equal entry (``None``: not there)."""
     for position, entry in enumerate(route):
         if entry is queue:
@@ -75,7 +75,7 @@ def _position(route: Sequence[Any], queue: Any) -> int | None:
 def _positions(route: Sequence[Any], queues: Any, what: str) -> list[int | None]:
     if isinstance(queues, (str, bytes, Mapping)) or not hasattr(queues, "__iter__"):
         raise Fault(f"{what} returned {type(queues).__name__} {queues!r:.60}, not a list of the route's queues")
-    return [_position(route, queue) for queue in queues]
+    return [position_in(route, queue) for queue in queues]
 
 
 def _error(exc: BaseException) -> dict[str, Any]:
@@ -94,7 +94,7 @@ def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int =
                 raise Fault(f"the balancer could not be built: {type(raised).__name__}: {raised}")
             queue, raised = answer_of(lambda: balancer.take_message_queue_by_message_group(case.group), timeout,
                                   "take_message_queue_by_message_group")
-            return _error(raised) if raised is not None else {"index": _position(route, queue)}
+            return _error(raised) if raised is not None else {"index": position_in(route, queue)}
         return _observe_balancer(build, case, offset, timeout)
 
 
@@ -125,7 +125,7 @@ def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: Balancer
         elif op == "group":
             queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue_by_message_group", step["group"]), timeout,
                                   "take_message_queue_by_message_group")
-            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": _position(route, queue)})
+            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": position_in(route, queue)})
         elif publishing:
             excluded = {endpoints_from_json(e) for e in step["excluded"]}
             queues, raised = answer_of(partial(_invoke, balancer, "take_message_queues", excluded, step["count"]), timeout,
@@ -133,7 +133,7 @@ def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: Balancer
             seen["outcomes"].append(_error(raised) if raised is not None else {"queues": _positions(route, queues, "take_message_queues")})
         else:
             queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue"), timeout, "take_message_queue")
-            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": _position(route, queue)})
+            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": position_in(route, queue)})
     index, raised = answer_of(lambda: balancer.index, timeout, "index")
     if raised is not None or type(index) is not int:
         raise Fault(f"the balancer's index is {type(index).__name__} {index!r:.40}, not an int" if raised is None
