@@ -25,6 +25,7 @@ __all__ = [
     "java_string_key",
     "java_string_compare",
     "java_sorted_strings",
+    "below_supplementary",
     "java_sort",
     "java_sorted",
     "java_split",
@@ -92,7 +93,17 @@ def java_string_compare(left: str, right: str) -> int:
 
 def java_sorted_strings(strings: Iterable[str]) -> list[str]:
     """``Collections.sort`` applied to a copy of ``strings`` (a total order, stable)."""
-    return sorted(strings, key=java_string_key)
+    items = list(strings)
+    if below_supplementary(items):  # code points compare as UTF-16 code units do
+        return sorted(items)
+    return sorted(items, key=java_string_key)
+
+
+def below_supplementary(strings: Iterable[str]) -> bool:
+    """Whether no character of ``strings`` is above U+FFFF: then Python's order of them is
+    Java's (each character is one UTF-16 code unit of the same value)."""
+    joined = "".join(strings)
+    return joined.isascii() or max(joined) < "\U00010000"
 
 
 # Characters that make a one-character String.split argument a real regex;

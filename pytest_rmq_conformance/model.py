@@ -6,10 +6,12 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 
 from pytest_rmq_conformance.javalang import (
     INT_MAX,
     INT_MIN,
+    below_supplementary,
     java_int,
     java_sorted,
     java_string_compare,
@@ -135,14 +137,21 @@ def java_sorted_queues(queues: Iterable[MessageQueue]) -> list[MessageQueue]:
 
     Where no two queue ids are more than ``Integer.MAX_VALUE`` apart, no ``compareTo`` overflows:
     it is then the order of :func:`queue_key`, and any stable sort on that key gives Java's
-    order. Otherwise Java's TimSort runs, comparison by comparison, and raises ``ValueError``
-    where Java throws "Comparison method violates its general contract!".
+    order (on the plain fields where no name holds a character above U+FFFF: code points then
+    compare as UTF-16 code units do). Otherwise Java's TimSort runs, comparison by comparison,
+    and raises ``ValueError`` where Java throws "Comparison method violates its general contract!".
     """
     items = list(queues)
-    ids = [mq.queue_id for mq in items]
+    ids = list(map(_queue_id, items))
     if not ids or max(ids) - min(ids) <= INT_MAX:
+        if below_supplementary(set(map(_topic, items)) | set(map(_broker_name, items))):
+            return sorted(items, key=_fields)
         return sorted(items, key=queue_key)
     return java_sorted(items, MessageQueue.compare_to)
+
+
+_queue_id, _topic, _broker_name = attrgetter("queue_id"), attrgetter("topic"), attrgetter("broker_name")
+_fields = attrgetter("topic", "broker_name", "queue_id")
 
 
 def queue_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:

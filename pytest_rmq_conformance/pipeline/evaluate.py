@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pytest_rmq_conformance.engine.loading.subject import Subject
@@ -23,15 +23,17 @@ from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessG
 from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.timeouts import time_limits
 from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.kinds.allocation.differential import differences
 from pytest_rmq_conformance.kinds.allocation.invariants import Violation
-from pytest_rmq_conformance.kinds.allocation.scenarios import Plan, Scenario, default_params, java_ordered
-from pytest_rmq_conformance.kinds.allocation.steps import check_members, check_step
+from pytest_rmq_conformance.kinds.allocation.quick import read_queues
+from pytest_rmq_conformance.kinds.allocation.scenarios import Plan, Scenario, default_params, java_ordered_queues
+from pytest_rmq_conformance.kinds.allocation.steps import check_step
 from pytest_rmq_conformance.pipeline.space import layout_of
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
-__all__ = ["Evaluator", "RESULT_FIELDS", "sweep_entries"]
+__all__ = ["Evaluator", "Prepared", "RESULT_FIELDS", "prepare", "sweep_entries"]
 
 #: the columns of one result row (the Parquet schema the job writes)
 RESULT_FIELDS = (
@@ -56,6 +58,34 @@ RESULT_FIELDS = (
     ("group", "string"),
 )
 DETAIL_LIMIT = 300
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What evaluating a plan needs whatever the strategy, computed once for all the strategies
+    of a sweep: the start group with its queues in Java order (the very tuple of the plan when
+    they already are), the members after the event in Java order, and the layout."""
+
+    plan: Plan
+    start: Scenario
+    after_members: tuple[str, ...]
+    layout: tuple[int, int, bool]
+
+
+#: the last plan prepared: the sweep evaluates each plan with every strategy in turn
+_prepared: list[Prepared] = []
+
+
+def prepare(plan: Plan) -> Prepared:
+    """``plan`` prepared for its evaluations (kept for the next evaluator of the same plan)."""
+    if _prepared and _prepared[0].plan is plan:
+        return _prepared[0]
+    (_, _), (_, after_members) = plan.groups()
+    start = replace(plan.start, mq_all=java_ordered_queues(plan.start.mq_all))
+    read_queues(start.mq_all)
+    prepared = Prepared(plan, start, tuple(java_sorted_strings(after_members)), layout_of(plan))
+    _prepared[:] = [prepared]
+    return prepared
 
 
 def sweep_entries(specs: Sequence[str], version: str, timeout: float | None) -> list[tuple[str, str | None]]:
@@ -105,7 +135,8 @@ class Evaluator:
     def evaluate(self, plan: Plan, index: int = -1) -> dict[str, Any]:
         """The result row of scenario ``index``, ``plan``."""
         started = time.perf_counter()
-        topics, brokers, rooms = layout_of(plan)
+        prepared = prepare(plan)
+        topics, brokers, rooms = prepared.layout
         row: dict[str, Any] = {
             "scenario": index,
             "strategy": self.spec,
@@ -128,7 +159,7 @@ class Evaluator:
         else:
             try:
                 with time_limits():  # one timer for the calls of the whole scenario, each still limited
-                    violations += self._check(plan, row)
+                    violations += self._check(prepared, row)
             except Hang as hang:
                 violations.append(Violation("hang", str(hang)))
             except HarnessFault as fault:  # the harness died, hung or wrote garbage; the next call restarts it
@@ -146,19 +177,18 @@ class Evaluator:
         row["seconds"] = time.perf_counter() - started
         return row
 
-    def _check(self, plan: Plan, row: dict[str, Any]) -> list[Violation]:
+    def _check(self, prepared: Prepared, row: dict[str, Any]) -> list[Violation]:
         subject = self.subject
         claimed = subject.properties
-        event = plan.events[0]
-        (_, _members), (_, after_members) = plan.groups()
-        before_group = self._configured(plan.start)
-        after_group = java_ordered(before_group, after_members)
+        event = prepared.plan.events[0]
+        before_group = self._configured(prepared.start)
+        after_group = Scenario(before_group.strategy, before_group.params, before_group.consumer_group, before_group.mq_all, prepared.after_members)
         trusted = subject.is_reference  # a reference port: asked without the copies that guard against a user's strategy
         before, problems = assign(subject.build_for, before_group, self.timeout, trusted=trusted)
         after, after_problems = assign(subject.build_for, after_group, self.timeout, trusted=trusted)
         row["calls"] = len(before) + len(after)
-        step = check_step(claimed, event, before_group, before, after_group, after)
-        found = problems + after_problems + list(check_members(claimed, before_group, before)) + list(step.violations)
+        step = check_step(claimed, event, before_group, before, after_group, after, members_before=True)
+        found = problems + after_problems + list(step.violations)
         if subject.family is not None and not subject.is_reference:
             for group in (before_group, after_group):
                 found += self._differential(group)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.kinds.allocation.layouts import broker_names, queue_layout
@@ -45,8 +46,8 @@ def parse_range(text: str, name: str, low: int, high: int) -> tuple[int, int]:
 def layout_of(plan: Plan) -> tuple[int, int, bool]:
     """``(topics, brokers, rooms)`` of a plan's queues."""
     queues = plan.start.mq_all
-    brokers = {mq.broker_name for mq in queues}
-    return len({mq.topic for mq in queues}), len(brokers), any("@" in name for name in brokers)
+    brokers = set(map(attrgetter("broker_name"), queues))
+    return len(set(map(attrgetter("topic"), queues))), len(brokers), any("@" in name for name in brokers)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ hypothesis does not retry (and wait for) the same hang while shrinking.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 
 from pytest_rmq_conformance.engine.generated import budgets
@@ -63,37 +62,35 @@ def assign(
     instances: dict[str, Any] | None = None,
     *,
     trusted: bool = False,
-) -> tuple[dict[str, tuple[MessageQueue, ...]], list[Violation]]:
+) -> tuple[dict[str, Sequence[MessageQueue]], list[Violation]]:
     """Every member's share of ``scenario``, each member with its own strategy instance.
 
     ``instances`` keeps the members' instances across calls (a client keeps
     its strategy from one rebalance to the next); a member without one gets
     ``build(scenario)``. Members whose call fails hold nothing and are
     reported as violations (kind ``exception``, ``wrong-type``, ``fault``,
-    ``build``). A ``trusted`` strategy (a reference port) is handed the scenario's own lists,
-    unchecked and unrecorded: the sweep's evaluator judges the ports at the speed of their calls.
+    ``build``). A ``trusted`` strategy (a reference port, a function of its configuration) is
+    built once for the group and asked with the scenario's own lists, unchecked and unrecorded:
+    the sweep's evaluator judges the ports at the speed of their calls.
     """
+    if trusted and instances is None:
+        return _trusted_shares(build, scenario, timeout)
     instances = {} if instances is None else instances
-    shares: dict[str, tuple[MessageQueue, ...]] = {}
+    shares: dict[str, Sequence[MessageQueue]] = {}
     problems: list[Violation] = []
     for cid in scenario.clients:
         if cid not in instances:
             try:
                 instances[cid] = build(scenario)
             except Exception as exc:  # the factory refused this configuration
-                problems.append(Violation("build", f"building the strategy failed: {type(exc).__name__}: {exc}", clients=(cid,)))
+                problems.append(_build_failed(exc, cid))
                 shares[cid] = ()
                 continue
     batched = _batched_answers(instances, scenario, [cid for cid in scenario.clients if cid not in shares])
     for cid in scenario.clients:
         if cid in shares:
             continue
-        if batched is not None:
-            answer = batched[cid]
-        elif trusted:
-            answer = _trusted_answer(instances[cid], scenario, cid, timeout)
-        else:
-            answer = ask(instances[cid], scenario, cid, timeout)
+        answer = batched[cid] if batched is not None else ask(instances[cid], scenario, cid, timeout)
         problem = answer_problem(answer)
         if problem is not None:
             problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
@@ -103,16 +100,48 @@ def assign(
     return shares, problems
 
 
-def _trusted_answer(strategy: Any, scenario: Scenario, caller: str, timeout: float | None) -> Answer:
-    """A reference port's answer: no list copies, no check that it left them alone, no recording."""
+def _build_failed(exc: Exception, cid: str) -> Violation:
+    return Violation("build", f"building the strategy failed: {type(exc).__name__}: {exc}", clients=(cid,))
+
+
+def _trusted_shares(build: Builder, scenario: Scenario, timeout: float | None) -> tuple[dict[str, Sequence[MessageQueue]], list[Violation]]:
+    """A reference port's shares: one port for the group, asked by every member with the
+    scenario's own lists; a list it returns is taken as its queues. The calls share one time
+    limit, ``timeout`` per member."""
     try:
-        result = call_with_timeout(partial(strategy.allocate, scenario.consumer_group, caller, scenario.mq_all, scenario.cid_all),
-                                   timeout)
-    except CallTimeout:
-        raise Hang(scenario, caller, timeout, "allocate()") from None
+        port = build(scenario)
     except Exception as exc:
-        return Answer(exception=exc)
-    return read_answer(result, scenario.mq_all)
+        return dict.fromkeys(scenario.clients, ()), [_build_failed(exc, cid) for cid in scenario.clients]
+    allocate, group, mq_all, cid_all, clients = port.allocate, scenario.consumer_group, scenario.mq_all, scenario.cid_all, scenario.clients
+    results: dict[str, Any] = {}
+    raised: dict[str, Exception] = {}
+
+    def ask_all() -> None:
+        for cid in clients:
+            try:
+                results[cid] = allocate(group, cid, mq_all, cid_all)
+            except Exception as exc:
+                raised[cid] = exc
+
+    limit = timeout * len(clients) if timeout else timeout
+    try:
+        call_with_timeout(ask_all, limit)
+    except CallTimeout:
+        caller = next((cid for cid in clients if cid not in results and cid not in raised), None)
+        raise Hang(scenario, caller, limit, "allocate()") from None
+    shares: dict[str, Sequence[MessageQueue]] = {}
+    problems: list[Violation] = []
+    for cid in clients:
+        result = results.get(cid)
+        if type(result) is list:
+            shares[cid] = result  # a port's answer is a fresh list nobody else holds
+            continue
+        answer = Answer(exception=raised[cid]) if cid in raised else read_answer(result, mq_all)
+        problem = answer_problem(answer)
+        if problem is not None:
+            problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
+        shares[cid] = () if problem is not None else tuple(answer.queues or ())
+    return shares, problems
 
 
 def _batched_answers(instances: dict[str, Any], scenario: Scenario, callers: list[str]) -> dict[str, Answer] | None:

@@ -20,7 +20,7 @@ from typing import Any
 from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 
-__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS", "default_params", "java_ordered"]
+__all__ = ["Scenario", "Event", "Plan", "EVENT_KINDS", "default_params", "java_ordered", "java_ordered_queues"]
 
 #: membership events: a new client joins, a member leaves gracefully, a member crashes
 #: (it is gone from ``cid_all``; if it comes back it is a new process, with a fresh instance)
@@ -131,6 +131,22 @@ def java_ordered(scenario: Scenario, members: Sequence[str]) -> Scenario:
         scenario.strategy,
         scenario.params,
         scenario.consumer_group,
-        tuple(java_sorted_queues(scenario.mq_all)),
+        java_ordered_queues(scenario.mq_all),
         tuple(java_sorted_strings(members)),
     )
+
+
+#: the last queue tuple put in Java order, and that order: a sweep's strategies order the same tuple
+_last_ordered: list[Any] = [None, ()]
+
+
+def java_ordered_queues(mq_all: Sequence[MessageQueue]) -> tuple[MessageQueue, ...]:
+    """``mq_all`` in Java order as a tuple: ``mq_all`` itself when it is a tuple already in that
+    order (the last one ordered is kept)."""
+    seen, ordered = _last_ordered
+    if seen is not mq_all or type(mq_all) is not tuple:  # a tuple is held here, so no other takes its id
+        ordered = tuple(java_sorted_queues(mq_all))
+        if type(mq_all) is tuple and ordered == mq_all:
+            ordered = mq_all  # already in Java order: the same tuple
+        _last_ordered[:] = [mq_all, ordered]
+    return ordered
