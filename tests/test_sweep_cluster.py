@@ -83,6 +83,7 @@ def _stored(out):
     summary = json.loads((out / "summary.json").read_text())
     for varies in ("master", "elapsed_seconds"):
         summary.pop(varies)
+    summary["cost"] = [{k: r[k] for k in ("spec", "size_bin", "scenarios")} for r in summary["cost"]["by_size"]]  # not the seconds
     rows = sorted(({k: v for k, v in row.items() if k != "seconds"} for row in pq.read_table(out / "results").to_pylist()),
                   key=lambda row: (row["scenario"], row["strategy"]))
     return summary, rows

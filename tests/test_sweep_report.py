@@ -10,6 +10,7 @@ import pytest
 
 from pytest_rmq_conformance.pipeline.report import (
     CHURN_PLOT,
+    COST_PLOT,
     IMBALANCE_PLOT,
     render_html,
     render_markdown,
@@ -83,6 +84,13 @@ def summary():
         "partitions": 8,
         "elapsed_seconds": 12.345,
         "strategies": [_strategy("AVG", 10.5), _strategy("BROKEN", 3.0, [gap])],
+        "cost": {
+            "by_size": [
+                {"spec": "AVG", "size_bin": [2, 3], "scenarios": 4, "seconds_p50": 0.0004, "seconds_mean": 0.0005},
+                {"spec": "AVG", "size_bin": [4096, 8191], "scenarios": 9, "seconds_p50": 0.0125, "seconds_mean": 0.013},
+                {"spec": "BROKEN", "size_bin": [4096, 8191], "scenarios": 9, "seconds_p50": 0.0311, "seconds_mean": 0.04},
+            ]
+        },
         "examples": [
             {
                 "title": "24 queues, 4 clients, the second leaves",
@@ -122,7 +130,8 @@ def test_markdown_violations_and_plots(summary):
     assert "<details><summary>group JSON</summary>" in text
     assert f"```json\n{GROUP}\n```" in text
     assert not re.search(r"(?<!\\)<script", text)  # only backslash-escaped, never raw HTML
-    assert f"]({CHURN_PLOT})" in text and f"]({IMBALANCE_PLOT})" in text
+    assert f"]({CHURN_PLOT})" in text and f"]({IMBALANCE_PLOT})" in text and f"]({COST_PLOT})" in text
+    assert "The largest groups of this run (4096–8191 queues × consumers) took 31.1 ms a scenario with BROKEN" in text
 
 
 def test_markdown_shows_at_most_three_examples(summary):
@@ -149,6 +158,7 @@ def test_html_is_escaped_and_links_the_plots(summary):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert f'<img src="{CHURN_PLOT}"' in page
     assert f'<img src="{IMBALANCE_PLOT}"' in page
+    assert f'<img src="{COST_PLOT}"' in page
     assert '<td class="l">AVG</td><td class="r">8</td><td class="r">6</td><td class="r">6</td>' in page
     assert "<details><summary>group JSON</summary><pre>{&quot;strategy&quot;: null" in page
 
@@ -157,10 +167,10 @@ def test_write_report(summary, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "report"
     written = write_report(summary, out)
-    names = {"report.md", "report.html", CHURN_PLOT, IMBALANCE_PLOT}
+    names = {"report.md", "report.html", CHURN_PLOT, IMBALANCE_PLOT, COST_PLOT}
     assert {path.name for path in written} == names
     assert {path.name for path in out.iterdir()} == names  # no temporary file left behind
-    for name in (CHURN_PLOT, IMBALANCE_PLOT):
+    for name in (CHURN_PLOT, IMBALANCE_PLOT, COST_PLOT):
         data = (out / name).read_bytes()
         assert data.startswith(PNG_MAGIC)
         assert len(data) > 10_000
@@ -183,7 +193,7 @@ def test_null_means(summary, tmp_path):
     entry["churn_by_consumers"][0].update(moved_mean=None, lower_bound_mean=None)
     entry["imbalance_grid"][0]["imbalance_mean"] = None
     assert "| AVG | 40 | 0 | 1234 | – | 8.00 |" in render_markdown(summary)
-    assert len(write_report(summary, tmp_path)) == 4
+    assert len(write_report(summary, tmp_path)) == 5
 
 
 def test_write_report_without_matplotlib(summary, tmp_path, monkeypatch):
@@ -261,17 +271,30 @@ def test_the_heat_map_shows_n_in_every_cell_and_says_which_end_is_best(summary):
     assert [t.get_text() for t in broken.texts][:2] == ["0.0\nn=3", "0.3\nn=3"]
 
 
+def test_the_cost_plot_puts_each_bin_at_its_middle_on_log_axes(summary):
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.plots import cost_figure
+
+    (ax,) = cost_figure(summary).axes
+    avg, broken = ax.get_lines()
+    assert list(avg.get_xdata()) == pytest.approx([(2 * 3) ** 0.5, (4096 * 8191) ** 0.5])
+    assert list(avg.get_ydata()) == pytest.approx([0.4, 12.5])  # milliseconds
+    assert broken.get_label() == "BROKEN" and broken.get_linestyle() == "--"
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert "median" in ax.get_ylabel() and "22 scenario evaluations" in ax.figure.get_suptitle()
+
+
 # -- churn by group size, aggregated on local Spark ------------------------------------------
 
 ROW_SCHEMA = (
     "scenario long, strategy string, name string, queues int, consumers int, event string, violation_count int, "
     "violation_kinds array<string>, violation_details array<string>, moved int, lower_bound int, own int, "
-    "imbalance int, calls int, `group` string"
+    "imbalance int, calls int, `group` string, seconds double"
 )
 
 
-def _row(scenario, strategy, queues, consumers, event, moved, lower_bound, calls=8):
-    return (scenario, strategy, strategy, queues, consumers, event, 0, [], [], moved, lower_bound, 0, 0, calls, "")
+def _row(scenario, strategy, queues, consumers, event, moved, lower_bound, calls=8, seconds=0.01):
+    return (scenario, strategy, strategy, queues, consumers, event, 0, [], [], moved, lower_bound, 0, 0, calls, "", seconds)
 
 
 @pytest.fixture(scope="module")
@@ -332,6 +355,29 @@ def test_churn_by_group_size_is_each_bins_quartiles_of_the_excess_share(spark, t
     pytest.importorskip("matplotlib")
     write_report(summary, tmp_path)
     assert (tmp_path / CHURN_PLOT).read_bytes().startswith(PNG_MAGIC)
+
+
+def test_cost_is_binned_by_queues_times_consumers_between_powers_of_two(spark):
+    from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
+
+    rows = [
+        _row(0, "AVG", queues=1, consumers=1, event="join", moved=0, lower_bound=0, seconds=0.5),  # 1: [1, 1]
+        _row(1, "AVG", queues=2, consumers=2, event="join", moved=0, lower_bound=0, seconds=1.0),  # 4: [4, 7]
+        _row(2, "AVG", queues=7, consumers=1, event="join", moved=0, lower_bound=0, seconds=3.0),  # 7: [4, 7]
+        _row(3, "AVG", queues=8, consumers=1, event="join", moved=0, lower_bound=0, seconds=2.0),  # 8: [8, 15]
+        _row(4, "AVG", queues=64, consumers=64, event="join", moved=0, lower_bound=0, seconds=4.0, calls=0),  # not measured
+    ]
+    space = SweepSpace(queues=(1, 64), consumers=(1, 64), count=5)
+    summary = summarize(
+        spark.createDataFrame(rows, ROW_SCHEMA), specs=["AVG"], space=space, version="5.3.3",
+        master="local[1]", partitions=1, examples=[],
+    )  # fmt: skip
+    validate_summary(summary)
+    assert summary["cost"]["by_size"] == [
+        {"spec": "AVG", "size_bin": [1, 1], "scenarios": 1, "seconds_p50": 0.5, "seconds_mean": 0.5},
+        {"spec": "AVG", "size_bin": [4, 7], "scenarios": 2, "seconds_p50": 2.0, "seconds_mean": 2.0},
+        {"spec": "AVG", "size_bin": [8, 15], "scenarios": 1, "seconds_p50": 2.0, "seconds_mean": 2.0},
+    ]
 
 
 def test_a_kind_of_violation_counts_its_scenarios_apart_from_its_occurrences(spark):

@@ -14,10 +14,14 @@ from typing import Any
 from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.summary import bins_of
 
-__all__ = ["draw", "churn_figure", "imbalance_figure", "label", "span", "figure_class", "png_bytes", "CHURN_PLOT", "IMBALANCE_PLOT", "IMBALANCE_LABEL"]
+__all__ = [
+    "draw", "churn_figure", "imbalance_figure", "cost_figure", "label", "span", "figure_class", "png_bytes",
+    "CHURN_PLOT", "IMBALANCE_PLOT", "COST_PLOT", "IMBALANCE_LABEL",
+]
 
 CHURN_PLOT = "churn_by_group_size.png"
 IMBALANCE_PLOT = "imbalance_heatmap.png"
+COST_PLOT = "cost_by_group_size.png"
 DPI = 110
 PANEL_WIDTH = 3.6  # inches, of a churn panel
 LEGEND_COLUMNS = 4  # at most, in the churn plot's legend
@@ -229,6 +233,40 @@ def imbalance_figure(summary: dict[str, Any]):
     return fig
 
 
+# ------------------------------------------------------------------- cost by size
+
+
+def cost_figure(summary: dict[str, Any]):
+    """Seconds per scenario (median, log scale) against queues × consumers (log scale), a line
+    per strategy: how the cost of a scenario grows, before a large run is launched."""
+    Figure = figure_class()
+    rows = summary.get("cost", {}).get("by_size", [])
+    if not rows:
+        fig = Figure(figsize=(5, 3), layout="constrained")
+        fig.subplots().text(0.5, 0.5, "no cost data", ha="center", va="center")
+        return fig
+    fig = Figure(figsize=(7.2, 4.8), layout="constrained")
+    ax = fig.subplots()
+    for index, entry in enumerate(summary["strategies"]):
+        mine = sorted((r for r in rows if r["spec"] == entry["spec"]), key=lambda r: r["size_bin"])
+        if not mine:
+            continue
+        xs = [math.sqrt(r["size_bin"][0] * r["size_bin"][1]) for r in mine]  # the bin's middle, on the log axis
+        style = {} if entry["spec"] in ports() else {"linestyle": "--", "markerfacecolor": "white"}
+        ax.plot(xs, [r["seconds_p50"] * 1000 for r in mine], marker=MARKERS[index % len(MARKERS)], markersize=5,
+                linewidth=2, color=f"C{index % 10}", label=label(entry), **style)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("queues × consumers of the scenario's group (bins between powers of two)")
+    ax.set_ylabel("milliseconds per scenario, median\n(every call before and after the event, and the checks)")
+    ax.grid(alpha=0.3, which="both")
+    scenarios = sum(r["scenarios"] for r in rows)
+    fig.suptitle(f"Cost of a scenario by group size ({scenarios} scenario evaluations)\nlower is cheaper; on this run's machine")
+    handles = dict(zip(*reversed(ax.get_legend_handles_labels())))
+    _legend_below(fig, handles)
+    return fig
+
+
 # ------------------------------------------------------------------------ drawing
 
 
@@ -243,6 +281,10 @@ def png_bytes(fig) -> bytes:
 
 
 def draw(summary: dict[str, Any]) -> dict[str, bytes]:
-    """Both plots as PNG bytes, by file name. Raises :class:`ImportError` (naming the ``sweep``
+    """The plots as PNG bytes, by file name. Raises :class:`ImportError` (naming the ``sweep``
     extra) when matplotlib is missing."""
-    return {CHURN_PLOT: png_bytes(churn_figure(summary)), IMBALANCE_PLOT: png_bytes(imbalance_figure(summary))}
+    return {
+        CHURN_PLOT: png_bytes(churn_figure(summary)),
+        IMBALANCE_PLOT: png_bytes(imbalance_figure(summary)),
+        COST_PLOT: png_bytes(cost_figure(summary)),
+    }

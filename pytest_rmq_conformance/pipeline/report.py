@@ -1,4 +1,4 @@
-"""The sweep report: ``summary.json`` as Markdown and a self-contained HTML page, with two plots.
+"""The sweep report: ``summary.json`` as Markdown and a self-contained HTML page, with three plots.
 
 :func:`render_markdown` and :func:`render_html` are pure and render the same content;
 :func:`write_report` also draws the plots (:mod:`~pytest_rmq_conformance.pipeline.plots`, which
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from pytest_rmq_conformance.pipeline.plots import CHURN_PLOT, IMBALANCE_PLOT, draw, label, span
+from pytest_rmq_conformance.pipeline.plots import CHURN_PLOT, COST_PLOT, IMBALANCE_PLOT, draw, label, span
 
 __all__ = [
     "write_report",
@@ -33,6 +33,7 @@ __all__ = [
     "Block",
     "CHURN_PLOT",
     "IMBALANCE_PLOT",
+    "COST_PLOT",
 ]
 
 TITLE = "Allocation strategy sweep"
@@ -202,6 +203,21 @@ def _violation_blocks(summary: dict[str, Any]) -> list[Block]:
     return blocks
 
 
+def _cost_sentence(summary: dict[str, Any]) -> str:
+    """How long the largest groups of the run took, for the costliest strategy there."""
+    rows = summary.get("cost", {}).get("by_size", [])
+    if not rows:
+        return "No scenario was timed."
+    top = max(r["size_bin"][0] for r in rows)
+    costliest = max((r for r in rows if r["size_bin"][0] == top), key=lambda r: r["seconds_p50"])
+    names = {entry["spec"]: label(entry) for entry in summary["strategies"]}
+    return (
+        f"The largest groups of this run ({span(costliest['size_bin'])} queues × consumers) took "
+        f"{costliest['seconds_p50'] * 1000:.3g} ms a scenario with {names.get(costliest['spec'], costliest['spec'])}, "
+        f"the costliest there (median of {_counted(costliest['scenarios'], 'scenario')})."
+    )
+
+
 def _blocks(summary: dict[str, Any]) -> list[Block]:
     """The report's content, for either renderer."""
     intro: list[Block] = [
@@ -222,6 +238,12 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
             "event and n, its scenarios; 0 (dark) is perfectly balanced, lower is better."
         ),
         Image("Mean imbalance by queue count and consumer count, by strategy", IMBALANCE_PLOT),
+        Para(
+            "Cost by group size: the median time of a scenario (every call before and after the event, and "
+            "the checks) against queues × consumers, per strategy, on the machine of this run. "
+            + _cost_sentence(summary)
+        ),
+        Image("Milliseconds per scenario by queues × consumers, by strategy", COST_PLOT),
     ]
     return (
         intro
@@ -355,7 +377,7 @@ def write_pages(out_dir: Path, blocks: Sequence[Block], title: str, plots: dict[
 
 
 def write_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
-    """Writes ``report.md``, ``report.html`` and the two plots into ``out_dir``; returns their paths.
+    """Writes ``report.md``, ``report.html`` and the plots into ``out_dir``; returns their paths.
 
     Everything is rendered before anything is written. Raises :class:`ImportError` (naming the
     ``sweep`` extra) when matplotlib is missing."""

@@ -6,6 +6,10 @@ scenarios it was found in and its occurrences (each time the check failed: once 
 answer that differs from the reference port's or raises, once per group state for a gap); its
 examples are its first scenarios, one detail each.
 
+The one figure that depends on the machine and the run is ``cost``: the seconds a scenario took
+(its calls and checks), median and mean, by the size of its group (queues × consumers, in bins
+between powers of two), for an operator to see how cost grows before launching a large run.
+
 Churn by group size is the *excess share*: ``(moved - lower_bound) / queues``, the queues a
 strategy moved beyond the fewest a balanced group needs, as a share of all queues (negative where
 it moved fewer because it does not balance). It is defined for every scenario, stays within
@@ -127,6 +131,14 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
         .orderBy("strategy", "qbin", "cbin")
         .collect()
     )
+    cost = (
+        df.where(F.col("calls") > 0)
+        .withColumn("sbin", F.floor(F.log2(F.col("queues") * F.col("consumers")) + 1e-9))  # exact at powers of two
+        .groupBy("strategy", "sbin")
+        .agg(F.count("*").alias("scenarios"), F.percentile("seconds", F.lit(0.5)).alias("p50"), F.avg("seconds").alias("mean"))
+        .orderBy("strategy", "sbin")
+        .collect()
+    )
     strategies = []
     for spec in specs:
         total = totals.get(spec)
@@ -207,4 +219,16 @@ def summarize(df, *, specs: Sequence[str], space: SweepSpace, version: str, mast
         "elapsed_seconds": 0.0,
         "strategies": strategies,
         "examples": examples,
+        "cost": {
+            "by_size": [
+                {
+                    "spec": r["strategy"],
+                    "size_bin": [2 ** int(r["sbin"]), 2 ** (int(r["sbin"]) + 1) - 1],
+                    "scenarios": r["scenarios"],
+                    "seconds_p50": round(float(r["p50"]), 6),
+                    "seconds_mean": round(float(r["mean"]), 6),
+                }
+                for r in cost
+            ],
+        },
     }
