@@ -28,6 +28,7 @@ def run(pytester, *args):
     return pytester.runpytest(*Q, *args)
 
 
+@pytest.mark.cross_product  # the checks are Python-neutral: one breaker on every Python, each of them on one
 @pytest.mark.parametrize("name", sorted(BREAKERS))
 def test_each_check_rejects_the_strategy_built_to_break_it(suite, name):
     test, extra = BREAKERS[name]

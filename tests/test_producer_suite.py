@@ -2,6 +2,7 @@
 
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import producer_breakers
@@ -16,7 +17,13 @@ from pytest_rmq_conformance.kinds.producer.trace import replay_selector, replay_
 from pytest_rmq_conformance.releases import RELEASES
 
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
-GOLDEN = load_golden(golden_dir() / "producer")
+
+
+@cache
+def validated():
+    """The shipped producer vectors, each line checked against its schema (read when a test asks)."""
+    return load_golden(golden_dir() / "producer")
+
 FAMILIES = ("FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM")
 
 
@@ -31,7 +38,7 @@ def replay(case, release, make):
 @pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_port_reproduces_every_vector_of_its_release(family, release):
-    cases = GOLDEN.by_strategy(family)
+    cases = validated().by_strategy(family)
     mismatches = [replay(case, release, lambda params: reference_strategy(family, params, release)) for case in cases]
     assert len(cases) > 100
     assert [str(m) for m in mismatches if m is not None] == []
@@ -42,10 +49,10 @@ def test_the_shipped_traces_read_as_the_plugin_reads_them_hold_the_same_answers(
     """The plugin reads the shipped lines unvalidated, each trace's answers kept as text until
     a run replays them; they are the answers read in full."""
     lazy = load_golden(golden_dir() / "producer", validate=False)
-    assert lazy is not GOLDEN and lazy.cases == GOLDEN.cases
+    assert lazy is not validated() and lazy.cases == validated().cases
     traces = [case for case in lazy.cases if isinstance(case, TraceCase)]
     assert traces and all(isinstance(group.answers, StepAnswers) for case in traces for group in case.expect)
-    first, full = traces[0].expect[0], GOLDEN.case(traces[0].id).expect[0]
+    first, full = traces[0].expect[0], validated().case(traces[0].id).expect[0]
     assert len(first.answers) == len(full.answers) and first.answers[-1] == full.answers[-1]
     assert list(first.answers) == list(full.answers) and first.answers == tuple(full.answers) and tuple(full.answers) == first.answers
 
@@ -56,7 +63,7 @@ def test_every_breaker_is_rejected_by_the_check_that_should_catch_it(name):
     family, release, divergence_class = BREAKERS[name]
     breaker = getattr(producer_breakers, name)
     made = (lambda params: breaker(clock=params["clock"], version=release)) if family == "FAULT_STRATEGY" else (lambda params: breaker(version=release))
-    found = [m for m in (replay(case, release, made) for case in GOLDEN.by_strategy(family)) if m is not None]
+    found = [m for m in (replay(case, release, made) for case in validated().by_strategy(family)) if m is not None]
     assert found, f"{name} passed every {family} vector of {release}"
     assert divergence_class in Counter(m.divergence_class for m in found)
 
@@ -67,7 +74,7 @@ def test_every_breaker_is_rejected_by_the_check_that_should_catch_it(name):
 def test_the_built_in_names_pass_through_the_plugin(pytester, family, release):
     result = pytester.runpytest(*Q, f"--rmq-strategy={family}", f"--rmq-reference-version={release}")
     assert result.ret == 0, result.stdout.str()
-    assert result.parseoutcomes()["passed"] == len(GOLDEN.by_strategy(family))
+    assert result.parseoutcomes()["passed"] == len(validated().by_strategy(family))
 
 
 @pytest.mark.once
@@ -114,9 +121,9 @@ def test_a_harness_is_asked_a_whole_case_per_request_and_a_bad_answer_fails_that
     served = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} -m pytest_rmq_conformance.harness {family}",
                                 "--rmq-reference-version=4.7.1")
     assert served.ret == 0, served.stdout.str()
-    assert served.parseoutcomes()["passed"] == len(GOLDEN.by_strategy(family))
+    assert served.parseoutcomes()["passed"] == len(validated().by_strategy(family))
     pytester.makepyfile(bad=BAD_HARNESS)
-    case = GOLDEN.by_strategy(family)[1].id
+    case = validated().by_strategy(family)[1].id
     bad = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} bad.py", f"--rmq-case={case}")
     assert bad.ret == 1
     said = "gave 1 outcomes for" if family == "FAULT_STRATEGY" else "answered select with what schemas/protocol-select-response.schema.json refuses"
@@ -137,7 +144,7 @@ GARBLED_HARNESS = BAD_HARNESS.replace(
 
 def test_a_harness_outcome_of_the_wrong_shape_fails_its_case_naming_the_schema(pytester):
     pytester.makepyfile(garbled=GARBLED_HARNESS)
-    case = GOLDEN.by_strategy("FAULT_STRATEGY")[0].id
+    case = validated().by_strategy("FAULT_STRATEGY")[0].id
     result = pytester.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} garbled.py", f"--rmq-case={case}")
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*answered trace with what schemas/protocol-trace-response.schema.json refuses*"])

@@ -72,9 +72,21 @@ def _alive_workers(webui_port):
 
 
 def _sweep(arguments, cwd):
-    """``rmq-conformance`` in a process of its own: this one's Spark session, if any, is not reused."""
+    """``rmq-conformance`` started in a process of its own (this one's Spark session, if any, is
+    not reused); ``communicate()`` waits for it."""
     code = "import sys; from pytest_rmq_conformance.cli import main; sys.exit(main())"
-    return subprocess.run([sys.executable, "-c", code, *arguments[1:]], cwd=cwd, capture_output=True, text=True, timeout=900)
+    return subprocess.Popen([sys.executable, "-c", code, *arguments[1:]], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _finished(process):
+    """``process``'s return code and standard error, once it is done (killed past 15 minutes)."""
+    try:
+        _, stderr = process.communicate(timeout=900)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, stderr = process.communicate()
+    return process.returncode, stderr
 
 
 def _stored(out):
@@ -97,7 +109,12 @@ def test_the_readme_cluster_sweeps_as_local_2_does(tmp_path):
                                  check=True, env={**os.environ, "PATH": path}).stdout
     assert os.access(spark_class, os.X_OK), spark_class
     ports = _free_ports(3)
+    local = _command(sweep_line, spark_class, ports)
+    local[local.index("--master") + 1] = "local[2]"
+    local[local.index("--out") + 1] = "local-sweep"
+    on_local = _sweep(local, tmp_path)  # meanwhile, the cluster starts and sweeps
     with ExitStack() as stack:
+        stack.callback(lambda: on_local.poll() is None and on_local.kill())
         master = _start(stack, _command(master_line, spark_class, ports), tmp_path / "master.log")
         worker = _start(stack, _command(worker_line, spark_class, ports), tmp_path / "worker.log")
         deadline = time.monotonic() + 120
@@ -105,17 +122,14 @@ def test_the_readme_cluster_sweeps_as_local_2_does(tmp_path):
             assert master.poll() is None and worker.poll() is None, (tmp_path / "master.log").read_text()[-2000:]
             assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-2000:]
             time.sleep(0.5)
-        on_cluster = _sweep(_command(sweep_line, spark_class, ports), tmp_path)
-        assert on_cluster.returncode == 0, on_cluster.stderr[-3000:]
+        code, stderr = _finished(_sweep(_command(sweep_line, spark_class, ports), tmp_path))
+        assert code == 0, stderr[-3000:]
+        code, stderr = _finished(on_local)
+        assert code == 0, stderr[-3000:]
         pids = (master.pid, worker.pid)
     for pid in pids:  # both stopped by their ids
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
-    local = _command(sweep_line, spark_class, ports)
-    local[local.index("--master") + 1] = "local[2]"
-    local[local.index("--out") + 1] = "local-sweep"
-    on_local = _sweep(local, tmp_path)
-    assert on_local.returncode == 0, on_local.stderr[-3000:]
     cluster_summary, cluster_rows = _stored(tmp_path / "cluster-sweep")
     local_summary, local_rows = _stored(tmp_path / "local-sweep")
     assert cluster_summary == local_summary
