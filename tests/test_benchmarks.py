@@ -18,7 +18,8 @@ TINY = {
     "producer_replay.py": ["--repeat", "1"],
     "rebalance_run.py": ["--repeat", "1", "AVG"],
     "startup.py": ["--repeat", "1"],
-    "sweep_speed.py": ["--scenarios", "4", "--evaluator-scenarios", "2", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
+    "sweep_memory.py": ["--scenarios", "12", "--queues", "1:8", "--consumers", "1:4"],
+    "sweep_speed.py": ["--scenarios", "4", "--evaluator-scenarios", "2", "--repeat", "1", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
                        "--growth-repeat", "1"],
 }
 LIBRARIES = {"cpu.py"}
@@ -31,7 +32,7 @@ def test_every_benchmark_has_a_tiny_run():
 @pytest.mark.once
 @pytest.mark.parametrize("script", sorted(TINY))
 def test_the_benchmark_runs_at_a_tiny_size(script):
-    if script == "sweep_speed.py":
+    if script in ("sweep_speed.py", "sweep_memory.py"):
         pytest.importorskip("pyspark", reason="the sweep runs on PySpark: the sweep extra")
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), *TINY[script]], cwd=BENCHMARKS.parent,
                           capture_output=True, text=True, timeout=600)
