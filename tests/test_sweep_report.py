@@ -281,6 +281,7 @@ def test_the_cost_plot_puts_each_bin_at_its_middle_on_log_axes(summary):
     assert list(avg.get_ydata()) == pytest.approx([0.4, 12.5])  # milliseconds
     assert broken.get_label() == "BROKEN" and broken.get_linestyle() == "--"
     assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert [tick.get_text() for tick in ax.get_xticklabels()] == ["$2^{1}$\nn=4", "$2^{12}$\nn=9"]  # each bin's n
     assert "median" in ax.get_ylabel() and "22 scenario evaluations" in ax.figure.get_suptitle()
 
 
