@@ -13,7 +13,7 @@ from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.kinds.allocation.properties import PROPERTIES, java_properties
 from pytest_rmq_conformance.kinds.allocation.quick import quick_measures
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Scenario, java_ordered
-from pytest_rmq_conformance.kinds.allocation.steps import check_step, full_step
+from pytest_rmq_conformance.kinds.allocation.steps import check_step
 from pytest_rmq_conformance.pipeline.evaluate import Evaluator, prepare
 from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
@@ -78,7 +78,7 @@ def steps(draw):
 @given(steps(), st.booleans())
 def test_the_quick_path_agrees_with_the_full_checks(step, members_before):
     claimed, event, before_group, before, after_group, after = step
-    full = full_step(claimed, event, before_group, before, after_group, after, members_before=True)
+    full = check_step(claimed, event, before_group, before, after_group, after, members_before=True, quick=False)
     measured = quick_measures(claimed, event, before_group, before, after_group, after)
     event_note = "quick" if measured is not None else "broken" if full.violations else "full checks, nothing broken"
     note(event_note)
@@ -86,7 +86,7 @@ def test_the_quick_path_agrees_with_the_full_checks(step, members_before):
         assert full.violations == ()
         assert measured == (full.moved, full.lower_bound, full.own, full.imbalance)
     judged = check_step(claimed, event, before_group, before, after_group, after, members_before=members_before)
-    assert judged == full_step(claimed, event, before_group, before, after_group, after, members_before=members_before)
+    assert judged == check_step(claimed, event, before_group, before, after_group, after, members_before=members_before, quick=False)
 
 
 @pytest.mark.parametrize("family", sorted(ports("allocation")))
@@ -101,7 +101,7 @@ def test_the_reference_ports_take_the_quick_path(family):
         after_group = java_ordered(before_group, prepared.after_members)
         before, _ = assign(evaluator.subject.build_for, before_group, None, trusted=True)
         after, _ = assign(evaluator.subject.build_for, after_group, None, trusted=True)
-        full = full_step(claimed, plan.events[0], before_group, before, after_group, after, members_before=True)
+        full = check_step(claimed, plan.events[0], before_group, before, after_group, after, members_before=True, quick=False)
         assert full.violations == ()
         measured = quick_measures(claimed, plan.events[0], before_group, before, after_group, after)
         assert measured == (full.moved, full.lower_bound, full.own, full.imbalance), plan.start.id

@@ -22,6 +22,7 @@ __all__ = [
     "Assignment",
     "Violation",
     "group_assignment",
+    "share_groups",
     "owners",
     "coverage",
     "no_double_assignment",
@@ -60,7 +61,7 @@ def group_assignment(
 _SHARE_GROUPS = 4
 
 
-def _by_share(assignment: Assignment) -> list[tuple[Sequence[MessageQueue], list[str]]] | None:
+def share_groups(assignment: Assignment) -> list[tuple[Sequence[MessageQueue], list[str]]] | None:
     """The clients grouped by equal shares, in first-seen order, while there are few distinct
     ones (CONFIG hands everyone the same list); ``None`` past :data:`_SHARE_GROUPS`."""
     groups: list[tuple[Sequence[MessageQueue], list[str]]] = []
@@ -79,7 +80,7 @@ def _by_share(assignment: Assignment) -> list[tuple[Sequence[MessageQueue], list
 def owners(assignment: Assignment) -> dict[MessageQueue, set[str]]:
     """Queue -> the clients holding it."""
     held: dict[MessageQueue, set[str]] = {}
-    groups = _by_share(assignment)
+    groups = share_groups(assignment)
     if groups is not None:
         for share, cids in groups:
             for mq in share:
@@ -102,7 +103,7 @@ def single_owners(assignment: Assignment) -> dict[MessageQueue, str] | None:
     for kept, kept_shares, found in _single_owners:
         if kept is assignment and len(kept_shares) == len(shares) and all(a is b for a, b in zip(kept_shares, shares)):
             return found
-    groups = _by_share(assignment)
+    groups = share_groups(assignment)
     if groups is not None and any(len(cids) > 1 and share for share, cids in groups):
         result = None  # clients with the same queues
         _single_owners.insert(0, (assignment, shares, result))
@@ -166,7 +167,7 @@ def balance(assignment: Assignment, tolerance: int = 1) -> list[Violation]:
     """The largest share exceeds the smallest by at most ``tolerance`` queues."""
     if not assignment:
         return []
-    groups = _by_share(assignment)
+    groups = share_groups(assignment)
     if groups is not None:  # equal shares, equal sizes: each counted once
         sized = {id(share): len(set(share)) for share, _ in groups}
         sizes = {cid: sized[id(share)] for share, cids in groups for cid in cids}
@@ -189,7 +190,7 @@ def balance(assignment: Assignment, tolerance: int = 1) -> list[Violation]:
 def _owner_sets(assignment: Assignment) -> dict[MessageQueue, frozenset]:
     """Queue -> the clients holding it, as :func:`owners` orders them; clients with equal shares
     share one frozenset."""
-    groups = _by_share(assignment)
+    groups = share_groups(assignment)
     if groups is None:
         return {mq: frozenset(holders) for mq, holders in owners(assignment).items()}
     held: dict[MessageQueue, frozenset] = {}

@@ -27,17 +27,13 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, ne
 from typing import Any
 
-from pytest_rmq_conformance.kinds.allocation.invariants import Assignment
+from pytest_rmq_conformance.kinds.allocation.invariants import Assignment, share_groups
 from pytest_rmq_conformance.kinds.allocation.properties import CHANGE_PROPERTIES, GROUP_PROPERTIES, for_scenario
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Scenario
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.strategies.machine_room import broker_room
 
 __all__ = ["quick_measures", "read_queues"]
-
-#: past this many distinct shares, clients are read one by one, not grouped by share
-_SHARE_GROUPS = 4
-
 
 class _Queues:
     """One ``mq_all``, its queues named by the ids of its objects."""
@@ -125,26 +121,10 @@ class _Held:
         return dict(zip(self.holders, map(alone.__getitem__, self.holders.values())))
 
 
-def _by_share(assignment: Assignment) -> list[tuple[Sequence[MessageQueue], list[str]]] | None:
-    """The clients grouped by equal shares while there are few distinct ones (CONFIG hands
-    everyone the same list); ``None`` past :data:`_SHARE_GROUPS`."""
-    groups: list[tuple[Sequence[MessageQueue], list[str]]] = []
-    for cid, queues in assignment.items():
-        for share, cids in groups:
-            if share is queues or share == queues:
-                cids.append(cid)
-                break
-        else:
-            if len(groups) == _SHARE_GROUPS:
-                return None
-            groups.append((queues, [cid]))
-    return groups
-
-
 def _held(assignment: Assignment, queues: _Queues) -> _Held | None:
     """``assignment`` by queue name; ``None`` when an item is not a queue of ``mq_all``, or
     when queues have several holders and the shares are too many to group."""
-    groups = _by_share(assignment)
+    groups = share_groups(assignment)
     if groups is None or all(len(cids) == 1 or not share for share, cids in groups):  # maybe one holder per queue
         shares = list(assignment.values())
         names = list(map(id, chain.from_iterable(shares)))
