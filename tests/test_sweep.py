@@ -55,6 +55,23 @@ def test_the_spec_example_by_hand():
     assert ch["moved"] == ch["own"] and ch["violation_count"] == 0
 
 
+def test_queues_java_cannot_sort_are_an_error_of_the_scenario_not_of_the_sweep():
+    """Queue ids for which Java's TimSort throws "Comparison method violates its general contract!"
+    (tests/data/timsort_vectors.jsonl, size58_58): each strategy's row says so; nothing raises."""
+    from pytest_rmq_conformance import MessageQueue
+    from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Plan, Scenario
+
+    vector = json.loads((Path(__file__).parent / "data" / "timsort_vectors.jsonl").read_text().splitlines()[58])
+    assert vector["name"] == "size58_58"
+    queues = tuple(MessageQueue("T", "b", queue_id) for queue_id in vector["input"])
+    plan = Plan(Scenario(None, {}, "g", queues, ("c1", "c2")), (Event("leave", "c2"),))
+    for spec in ("AVG", "CONSISTENT_HASH"):
+        row = Evaluator(spec).evaluate(plan, 7)
+        assert row["violation_kinds"] == ["error"], row
+        assert "Comparison method violates its general contract!" in row["violation_details"][0]
+        assert json.loads(row["group"])["event"] == ["leave", "c2"]
+
+
 def test_a_wrong_strategy_shows_its_violations():
     row = Evaluator("breakers:Gaps").evaluate(fixed_example(24, 4, 1))
     assert "gap" in row["violation_kinds"] and json.loads(row["group"])["event"] == ["leave", "10.0.0.2@1"]

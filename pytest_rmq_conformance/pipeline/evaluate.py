@@ -64,12 +64,11 @@ DETAIL_LIMIT = 300
 class Prepared:
     """What evaluating a plan needs whatever the strategy, computed once for all the strategies
     of a sweep: the start group with its queues in Java order (the very tuple of the plan when
-    they already are), the members after the event in Java order, and the layout."""
+    they already are) and the members after the event in Java order."""
 
     plan: Plan
     start: Scenario
     after_members: tuple[str, ...]
-    layout: tuple[int, int, bool]
 
 
 #: the last plan prepared: the sweep evaluates each plan with every strategy in turn
@@ -77,13 +76,14 @@ _prepared: list[Prepared] = []
 
 
 def prepare(plan: Plan) -> Prepared:
-    """``plan`` prepared for its evaluations (kept for the next evaluator of the same plan)."""
+    """``plan`` prepared for its evaluations (kept for the next evaluator of the same plan).
+    Raises ``ValueError`` where Java's sort of its queues would throw."""
     if _prepared and _prepared[0].plan is plan:
         return _prepared[0]
     (_, _), (_, after_members) = plan.groups()
     start = replace(plan.start, mq_all=java_ordered_queues(plan.start.mq_all))
     read_queues(start.mq_all)
-    prepared = Prepared(plan, start, tuple(java_sorted_strings(after_members)), layout_of(plan))
+    prepared = Prepared(plan, start, tuple(java_sorted_strings(after_members)))
     _prepared[:] = [prepared]
     return prepared
 
@@ -135,8 +135,7 @@ class Evaluator:
     def evaluate(self, plan: Plan, index: int = -1) -> dict[str, Any]:
         """The result row of scenario ``index``, ``plan``."""
         started = time.perf_counter()
-        prepared = prepare(plan)
-        topics, brokers, rooms = prepared.layout
+        topics, brokers, rooms = layout_of(plan)
         row: dict[str, Any] = {
             "scenario": index,
             "strategy": self.spec,
@@ -154,11 +153,14 @@ class Evaluator:
             "calls": 0,
         }
         violations: list[Violation] = []
+        start = plan.start
         if self.error is not None:
             violations.append(Violation("load", self.error))
         else:
             try:
                 with time_limits():  # one timer for the calls of the whole scenario, each still limited
+                    prepared = prepare(plan)
+                    start = prepared.start
                     violations += self._check(prepared, row)
             except Hang as hang:
                 violations.append(Violation("hang", str(hang)))
@@ -173,7 +175,7 @@ class Evaluator:
         row["violation_count"] = len(violations)
         row["violation_kinds"] = [v.kind for v in violations]
         row["violation_details"] = [v.detail[:DETAIL_LIMIT] for v in violations]
-        row["group"] = self._group_json(plan) if violations else ""
+        row["group"] = self._group_json(start, plan) if violations else ""
         row["seconds"] = time.perf_counter() - started
         return row
 
@@ -211,8 +213,9 @@ class Evaluator:
             for m in mismatches
         ]
 
-    def _group_json(self, plan: Plan) -> str:
-        data = self._configured(plan.start).to_json() if self.error is None else {}
+    def _group_json(self, start: Scenario, plan: Plan) -> str:
+        """The group as evaluated (``start``, configured), with the plan's event."""
+        data = self._configured(start).to_json() if self.error is None else {}
         event = plan.events[0]
         data["event"] = [event.kind, event.client]
         return json.dumps(data, ensure_ascii=False)

@@ -55,8 +55,10 @@ class _Queues:
         return self._by_value
 
     def distinct(self) -> bool:
-        """No two queues of ``mq_all`` are equal (then a name is a queue)."""
-        return len(self.names) == len(self.mq_all) and len(self.by_value) == len(self.mq_all)
+        """Every queue of ``mq_all`` is a plain :class:`MessageQueue` (whose equality its fields
+        say) and no two are equal: then a name is a queue."""
+        size = len(self.mq_all)
+        return len(self.names) == size and set(map(type, self.mq_all)) <= {MessageQueue} and len(self.by_value) == size
 
     def of(self, queues: Sequence[Any]) -> list[int] | None:
         """The names of ``queues``; ``None`` when one of them is not a queue of ``mq_all``."""
@@ -83,11 +85,14 @@ class _Queues:
 _fields = attrgetter("topic", "broker_name", "queue_id")
 _broker_name = attrgetter("broker_name")
 
-#: the last few ``mq_all`` lists read: the six strategies of a scenario share its lists
+#: the last few ``mq_all`` tuples read (each held, so no other object takes its id): the six
+#: strategies of a scenario share its tuple
 _recent: list[_Queues] = []
 
 
 def _queues(mq_all: Sequence[MessageQueue]) -> _Queues:
+    if type(mq_all) is not tuple:  # a list may change: read it afresh
+        return _Queues(mq_all)
     for kept in _recent:
         if kept.mq_all is mq_all:
             return kept
