@@ -1,7 +1,8 @@
 """The sweep driver's peak memory as the scenarios grow: the Python process that runs the sweep
 and its JVM, each figure against the smallest run's (the sweep is meant to keep them flat).
 
-    python benchmarks/sweep_memory.py [--scenarios 1000,4000,16000] [--queues 1:64] [--consumers 1:16] [--master local[2]]
+    python benchmarks/sweep_memory.py [--scenarios 1000,4000,16000] [--queues 1:64] [--consumers 1:16]
+                                      [--master local[2]] [--partitions 8] [--no-report]
 
 Each count is swept in a fresh process (the six reference strategies, the report written), which
 then says its own peak resident set (``ru_maxrss``) and its JVM's (``VmHWM`` in ``/proc``, Linux
@@ -24,12 +25,13 @@ from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.job import run_sweep, spark_session
 from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
 
-count, queues, consumers, master, out = sys.argv[1:]
+count, queues, consumers, master, partitions, report, out = sys.argv[1:]
 space = SweepSpace(queues=parse_range(queues, "--queues", 1, 10000), consumers=parse_range(consumers, "--consumers", 1, 2000),
                    seed=1, count=int(count))
 spark = spark_session(master)
 started = time.perf_counter()
-run_sweep(sorted(ports("allocation")), space, Path(out), master=master, spark=spark, progress=False, say=lambda line: None)
+run_sweep(sorted(ports("allocation")), space, Path(out), master=master, partitions=int(partitions), spark=spark,
+          report=report == "report", progress=False, say=lambda line: None)
 elapsed = time.perf_counter() - started
 jvm = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
 status = Path(f"/proc/{jvm}/status")
@@ -40,9 +42,11 @@ print(json.dumps({"python_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 """
 
 
-def measure(count: int, queues: str, consumers: str, master: str) -> dict:
+def measure(count: int, args: argparse.Namespace) -> dict:
+    report = "no-report" if args.no_report else "report"
     with tempfile.TemporaryDirectory() as scratch:
-        done = subprocess.run([sys.executable, "-c", CHILD, str(count), queues, consumers, master, f"{scratch}/sweep"],
+        done = subprocess.run([sys.executable, "-c", CHILD, str(count), args.queues, args.consumers, args.master,
+                               str(args.partitions), report, f"{scratch}/sweep"],
                               capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the sweep of {count} scenarios failed:\n{done.stderr[-3000:]}")
@@ -55,9 +59,11 @@ def main() -> None:
     parser.add_argument("--queues", default="1:64")
     parser.add_argument("--consumers", default="1:16")
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--partitions", type=int, default=8)
+    parser.add_argument("--no-report", action="store_true", help="skip the report (its plots)")
     args = parser.parse_args()
     counts = [int(text) for text in args.scenarios.split(",")]
-    rows = [measure(count, args.queues, args.consumers, args.master) for count in counts]
+    rows = [measure(count, args) for count in counts]
     first = rows[0]
     print(f"\n| scenarios | Python driver peak | its JVM's peak | sweep wall time |  (queues {args.queues}, consumers {args.consumers}, "
           f"{args.master}; peaks against the first run's)")

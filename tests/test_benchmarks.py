@@ -18,7 +18,7 @@ TINY = {
     "producer_replay.py": ["--repeat", "1"],
     "rebalance_run.py": ["--repeat", "1", "AVG"],
     "startup.py": ["--repeat", "1"],
-    "sweep_memory.py": ["--scenarios", "12", "--queues", "1:8", "--consumers", "1:4"],
+    "sweep_memory.py": ["--scenarios", "12", "--queues", "1:8", "--consumers", "1:4", "--partitions", "2", "--no-report"],
     "sweep_speed.py": ["--scenarios", "4", "--evaluator-scenarios", "2", "--repeat", "1", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
                        "--growth-repeat", "1"],
 }

@@ -122,14 +122,18 @@ def test_the_python_harness_passes_every_golden_case_of_every_family(project, go
     ],
 )
 def test_an_isolated_strategy_that_dies_fails_the_case_in_flight_and_the_run_goes_on(project, golden, name, says):
-    crashing = len(four_client_cases(golden))
+    crashing, selection, cases = len(four_client_cases(golden)), [], 398
+    if name == "PrintsAndHangsOnFourClients":  # each hang waits out its limit: three of them, among three others
+        others = [c for c in golden.by_strategy("AVG") if "5.3.3" in c.runs and c not in four_client_cases(golden)]
+        chosen = [c.id for c in four_client_cases(golden)[:3] + others[:3]]
+        crashing, selection, cases = 3, ["-k", " or ".join(chosen)], 6
     result = project.runpytest(
         *Q, f"--rmq-strategy=crashers:{name}", "--rmq-isolate", "--rmq-checks=golden", "--rmq-timeout=0.5",
-        f"--rmq-max-restarts={crashing}",
+        f"--rmq-max-restarts={crashing}", *selection,
     )
     assert result.ret == 1
     counts = result.parseoutcomes()
-    assert counts["failed"] == crashing and counts["passed"] == 398 - crashing, result.stdout.str()
+    assert counts["failed"] == crashing and counts["passed"] == cases - crashing, result.stdout.str()
     result.stdout.fnmatch_lines([f"*{says}*"])
     if name == "PrintsAndHangsOnFourClients":
         result.stdout.fnmatch_lines(["*    | thinking about*"])  # what it printed went to the stderr tail
