@@ -19,7 +19,8 @@ TINY = {
     "rebalance_run.py": ["--repeat", "1", "AVG"],
     "startup.py": ["--repeat", "1"],
     "sweep_memory.py": ["--scenarios", "12", "--queues", "1:8", "--consumers", "1:4", "--partitions", "2", "--no-report"],
-    "sweep_speed.py": ["--scenarios", "4", "--evaluator-scenarios", "2", "--repeat", "1", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
+    # its Spark part calls spark_session and run_sweep as sweep_memory.py does, whose tiny run is on Spark
+    "sweep_speed.py": ["--scenarios", "4", "--evaluator-scenarios", "2", "--repeat", "1", "--skip-spark", "--partitions", "2", "--growth-queues", "8", "--growth-consumers", "2",
                        "--growth-repeat", "1"],
 }
 LIBRARIES = {"cpu.py"}
