@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from itertools import chain, compress, repeat
-from operator import attrgetter, ne
+from operator import attrgetter, ne, sub
 from typing import Any
 
 from pytest_rmq_conformance.kinds.allocation.invariants import Assignment, share_groups
@@ -38,13 +38,14 @@ __all__ = ["quick_measures", "read_queues"]
 class _Queues:
     """One ``mq_all``, its queues named by the ids of its objects."""
 
-    __slots__ = ("_by_value", "_eligible", "mq_all", "names", "order")
+    __slots__ = ("_by_value", "_distinct", "_eligible", "mq_all", "names", "order")
 
     def __init__(self, mq_all: Sequence[MessageQueue]):
         self.mq_all = mq_all  # held, so that no other object takes one of these ids
         self.order = list(map(id, mq_all))
         self.names = set(self.order)
         self._by_value: dict[tuple, int] | None = None
+        self._distinct: bool | None = None
         self._eligible: dict[frozenset, frozenset[int]] = {}
 
     @property
@@ -57,8 +58,10 @@ class _Queues:
     def distinct(self) -> bool:
         """Every queue of ``mq_all`` is a plain :class:`MessageQueue` (whose equality its fields
         say) and no two are equal: then a name is a queue."""
-        size = len(self.mq_all)
-        return len(self.names) == size and set(map(type, self.mq_all)) <= {MessageQueue} and len(self.by_value) == size
+        if self._distinct is None:
+            size = len(self.mq_all)
+            self._distinct = len(self.names) == size and set(map(type, self.mq_all)) <= {MessageQueue} and len(self.by_value) == size
+        return self._distinct
 
     def of(self, queues: Sequence[Any]) -> list[int] | None:
         """The names of ``queues``; ``None`` when one of them is not a queue of ``mq_all``."""
@@ -178,7 +181,7 @@ def _lower_bound(before: _Held, after_clients: Sequence[str], target: Sequence[i
     if not clients:
         return 0
     if before.single and within:  # a queue stays with its holder: each stayer keeps its whole share
-        kept = {cid: before.sizes.get(cid, 0) for cid in clients}
+        kept = dict(zip(clients, map(before.sizes.get, clients, repeat(0))))
         orphaned = len(target) - sum(kept.values())
     else:
         kept = dict.fromkeys(clients, 0)
@@ -195,7 +198,7 @@ def _lower_bound(before: _Held, after_clients: Sequence[str], target: Sequence[i
     size, extra = divmod(len(target), len(clients))
     targets = [size + 1] * extra + [size] * (len(clients) - extra)
     current = sorted(kept.values(), reverse=True)
-    return orphaned + sum(max(0, have - want) for have, want in zip(current, targets))
+    return orphaned + sum(map(max, repeat(0), map(sub, current, targets)))
 
 
 def quick_measures(
@@ -242,7 +245,7 @@ def quick_measures(
     else:
         target, within = everywhere, True
     held = before if event.kind != "join" else after
-    sizes = [len(after.get(cid, ())) for cid in after_group.clients]
+    sizes = list(map(len, map(after.get, after_group.clients, repeat(()))))
     return (
         len(moved),
         _lower_bound(old, after_group.clients, target, within),
