@@ -153,14 +153,13 @@ class Evaluator:
             "calls": 0,
         }
         violations: list[Violation] = []
-        start = plan.start
+        prepared: Prepared | None = None
         if self.error is not None:
             violations.append(Violation("load", self.error))
         else:
             try:
                 with time_limits():  # one timer for the calls of the whole scenario, each still limited
                     prepared = prepare(plan)
-                    start = prepared.start
                     violations += self._check(prepared, row)
             except Hang as hang:
                 violations.append(Violation("hang", str(hang)))
@@ -172,12 +171,11 @@ class Evaluator:
                 violations.append(Violation("not-implemented", str(exc)))
             except Exception as exc:  # a strategy or factory failing in a way assign does not catch
                 violations.append(Violation("error", f"{type(exc).__name__}: {exc}"))
-        layout = _prepared[0].layout if _prepared and _prepared[0].plan is plan else layout_of(plan)
-        row.update(zip(("topics", "brokers", "rooms"), layout))
+        row.update(zip(("topics", "brokers", "rooms"), layout_of(plan) if prepared is None else prepared.layout))
         row["violation_count"] = len(violations)
         row["violation_kinds"] = [v.kind for v in violations]
         row["violation_details"] = [v.detail[:DETAIL_LIMIT] for v in violations]
-        row["group"] = self._group_json(start, plan) if violations else ""
+        row["group"] = self._group_json(plan.start if prepared is None else prepared.start, plan) if violations else ""
         row["seconds"] = time.perf_counter() - started
         return row
 

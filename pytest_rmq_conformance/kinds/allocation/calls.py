@@ -91,13 +91,17 @@ def assign(
         if cid in shares:
             continue
         answer = batched[cid] if batched is not None else ask(instances[cid], scenario, cid, timeout)
-        problem = answer_problem(answer)
-        if problem is not None:
-            problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
-            shares[cid] = ()
-        else:
-            shares[cid] = tuple(answer.queues or ())
+        shares[cid] = _share(answer, cid, problems)
     return shares, problems
+
+
+def _share(answer: Answer, cid: str, problems: list[Violation]) -> tuple[MessageQueue, ...]:
+    """``cid``'s queues in ``answer``; nothing, with the problem added to ``problems``, when it is not a list of queues."""
+    problem = answer_problem(answer)
+    if problem is not None:
+        problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
+        return ()
+    return tuple(answer.queues or ())
 
 
 def _build_failed(exc: Exception, cid: str) -> Violation:
@@ -136,11 +140,7 @@ def _trusted_shares(build: Builder, scenario: Scenario, timeout: float | None) -
         if type(result) is list:
             shares[cid] = result  # a port's answer is a fresh list nobody else holds
             continue
-        answer = Answer(exception=raised[cid]) if cid in raised else read_answer(result, mq_all)
-        problem = answer_problem(answer)
-        if problem is not None:
-            problems.append(Violation(problem[0], f"for {cid!r}: {problem[1]}", clients=(cid,)))
-        shares[cid] = () if problem is not None else tuple(answer.queues or ())
+        shares[cid] = _share(Answer(exception=raised[cid]) if cid in raised else read_answer(result, mq_all), cid, problems)
     return shares, problems
 
 
