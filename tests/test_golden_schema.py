@@ -4,6 +4,8 @@ import json
 import shutil
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden, schema_problems
 from pytest_rmq_conformance.engine.resources import golden_dir, schemas_dir
@@ -192,3 +194,63 @@ def test_a_lazy_array_with_its_length_hint_is_passed_over_and_a_wrong_hint_is_re
         bad = text.replace(f'"stepsLength":{len(compact_json(steps))}', f'"stepsLength":{wrong}')
         with pytest.raises(json.JSONDecodeError):
             loads_lazily(bad, LAZY)
+
+
+#: a document each schema accepts: the first line of a shipped file
+ACCEPTED = {
+    "golden-case": "AVG.jsonl",
+    "golden-producer-case": "producer/FAULT_STRATEGY.jsonl",
+    "golden-grpc-case": "grpc/PUBLISH_ROUND_ROBIN.jsonl",
+}
+ODD_VALUES = [None, -1, 2**31, "", "x", [], {}, True, 1.5, [["t", "b"]]]
+
+
+def _plain(name):
+    """jsonschema's own validator of a shipped schema, ``$ref``s looked up as it validates."""
+    from jsonschema import Draft202012Validator
+
+    from pytest_rmq_conformance.engine.resources import _registry, schema_path
+
+    return Draft202012Validator(json.loads(schema_path(name).read_text()), registry=_registry())
+
+
+def _verdicts(validator, document):
+    return sorted((json.dumps(list(error.absolute_path)), error.message) for error in validator.iter_errors(document))
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_validators_look_references_up_once_and_judge_as_jsonschema_does(name, data):
+    from pytest_rmq_conformance.engine.resources import schema_validator
+
+    document = json.loads((golden_dir() / ACCEPTED[name]).read_text().splitlines()[0])
+    for _ in range(data.draw(st.integers(0, 3), label="changes")):  # odd values at random places
+        node, key = document, None
+        while isinstance(node, (dict, list)) and node and data.draw(st.booleans(), label="deeper"):
+            keys = sorted(node) if isinstance(node, dict) else range(len(node))
+            key = data.draw(st.sampled_from(list(keys)), label="key")
+            if not isinstance(node[key], (dict, list)) or not node[key]:
+                break
+            node, key = node[key], None
+        if key is not None:
+            node[key] = data.draw(st.sampled_from(ODD_VALUES), label="value")
+    assert "$ref" not in json.dumps(schema_validator(name).schema)
+    assert _verdicts(schema_validator(name), document) == _verdicts(_plain(name), document)
+
+
+def test_a_schema_that_refers_to_itself_keeps_that_reference(tmp_path):
+    from pytest_rmq_conformance.engine.resources import schema_validator
+
+    path = tmp_path / "tree.schema.json"
+    path.write_text(json.dumps({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": "#/$defs/node",
+        "$defs": {"node": {"type": "object", "properties": {"value": {"type": "integer"},
+                                                            "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
+    }))
+    validator = schema_validator(path)
+    assert validator.is_valid({"value": 1, "children": [{"value": 2, "children": [{"value": 3}]}]})
+    assert [list(e.absolute_path) for e in validator.iter_errors({"children": [{"children": [{"value": "x"}]}]})] == [
+        ["children", 0, "children", 0, "value"]
+    ]
