@@ -69,7 +69,10 @@ def test_each_grpc_harness_passes_every_golden_case_and_the_generated_checks(pyt
 def test_each_wrong_variant_is_rejected_in_the_families_it_breaks(pytester, monkeypatch, harness, broken, families):
     language, spec = harness
     monkeypatch.setenv("RMQ_HARNESS_BROKEN", broken)
-    result = pytester.runpytest(*Q, f"--rmq-strategy={spec}", "--rmq-results=results.jsonl")
+    # hundreds of failures: their tracebacks are printed only where the test reads one (pytest's
+    # report of them grows with failures times tests, 6 s here)
+    shown = [] if broken == "unsigned-modulo" else ["--tb=no"]
+    result = pytester.runpytest(*Q, f"--rmq-strategy={spec}", "--rmq-results=results.jsonl", *shown)
     assert result.ret == 1, result.stdout.str()
     result.stdout.fnmatch_lines([f"rmq-conformance: harness grpc-{language}-example-{broken} 1.0.0 (*): families *"])
     lines = [json.loads(line) for line in (pytester.path / "results.jsonl").read_text().splitlines()]
