@@ -224,7 +224,8 @@ def test_a_harness_that_sorts_unlike_java_costs_one_summary_line_per_cause(here)
 
 
 def test_the_summary_counts_failed_checks_beyond_the_golden_vectors(here):
-    result = shell("pytest -p no:cacheprovider --rmq-strategy=mystrat:LastQueueLost --rmq-checks=golden,invariants --rmq-seed=1", here)
+    result = shell("pytest -p no:cacheprovider --rmq-strategy=mystrat:LastQueueLost --rmq-checks=golden,invariants --rmq-seed=1 "
+                   "--rmq-shrink-time=0.5", here)  # the counts, not the shrunk examples, are read here
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     summary = lines[[i for i, line in enumerate(lines) if "rmq-conformance: summary" in line][-1] :]
