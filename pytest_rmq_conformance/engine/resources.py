@@ -59,13 +59,12 @@ def schema_validator(name: str | Path):
     """A jsonschema validator for ``schemas/<name>.schema.json``, or the schema file ``name`` when it
     is a path (``$ref`` to the shipped schemas resolved)."""
     from jsonschema import Draft202012Validator
+    from referencing import Resource
+    from referencing.jsonschema import DRAFT202012
 
     path = schema_path(name)
     schema: dict = json.loads(path.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
-    from referencing import Resource
-    from referencing.jsonschema import DRAFT202012
-
     registry = _registry()
     resolver = registry.resolver_with_root(Resource.from_contents(schema, default_specification=DRAFT202012))
     return Draft202012Validator(_inlined(schema, resolver, schema.get("$id", ""), ()), registry=registry)
