@@ -7,7 +7,6 @@ mistake. ``BREAKERS`` maps a name to the suite test that must fail for it.
 
 from __future__ import annotations
 
-import functools
 import time
 from bisect import bisect_right
 
@@ -18,7 +17,7 @@ from pytest_rmq_conformance.strategies import (
     AllocateMessageQueueConsistentHash,
     check_arguments,
 )
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing, _md5_ring, md5_hash
+from pytest_rmq_conformance.strategies.consistent_hash import HashRing, _md5_ring
 
 
 def share(mq_all, clients, cid):
@@ -225,27 +224,22 @@ class SpinsOnUnicodeGroups(AllocateMessageQueueAveragely):
         return super().allocate(consumer_group, current_cid, mq_all, cid_all)
 
 
-@functools.cache
-def _md5_of(charset):
-    return functools.lru_cache(maxsize=65536)(functools.partial(md5_hash, charset=charset))
-
-
 class RingAfterKey(AllocateMessageQueueConsistentHash):
     """Routes a queue to the first ring key strictly greater than its hash (``>`` for ``>=``)."""
 
     def allocate(self, consumer_group, current_cid, mq_all, cid_all):
         if not check_arguments(current_cid, mq_all, cid_all):
             return []
-        if self.custom_hash_function is None:  # a group's callers share the ring and the queues' hashes, as the port's do
-            ring, hashed = _md5_ring(tuple(cid_all), self.virtual_node_cnt, self.hash_charset), _md5_of(self.hash_charset)
+        if self.custom_hash_function is None:  # a group's callers share the ring, as the port's do (md5_hash keeps its own cache)
+            ring = _md5_ring(tuple(cid_all), self.virtual_node_cnt, self.hash_charset)
         else:
-            ring, hashed = HashRing(cid_all, self.virtual_node_cnt, self._hash), self._hash
+            ring = HashRing(cid_all, self.virtual_node_cnt, self._hash)
         keys = ring._keys
 
         def route(mq):
             if not keys:
                 return None
-            return ring._owners[bisect_right(keys, hashed(str(mq))) % len(keys)]
+            return ring._owners[bisect_right(keys, self._hash(str(mq))) % len(keys)]
 
         return [mq for mq in mq_all if route(mq) == current_cid]
 

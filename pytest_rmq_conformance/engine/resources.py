@@ -79,9 +79,9 @@ def _inlined(node: Any, resolver: Any, base: str, within: tuple[str, ...]) -> An
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
-    rest = {key: _inlined(value, resolver, base, within) for key, value in node.items() if key != "$ref" or not isinstance(ref, str)}
     if not isinstance(ref, str):
-        return rest
+        return {key: _inlined(value, resolver, base, within) for key, value in node.items()}
+    rest = {key: _inlined(value, resolver, base, within) for key, value in node.items() if key != "$ref"}
     target = urljoin(base, ref)
     if target in within:
         return {**rest, "$ref": target}
