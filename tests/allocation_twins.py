@@ -23,6 +23,13 @@ class Copies(AllocateMessageQueueAveragely):
         return [MessageQueue(mq.topic, mq.broker_name, mq.queue_id) for mq in super().allocate(consumer_group, current_cid, mq_all, cid_all)]
 
 
+class NoneForNothing(AllocateMessageQueueAveragely):
+    """Empty: the rebalance reads null and an empty list alike (no queues for this client)."""
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        return super().allocate(consumer_group, current_cid, mq_all, cid_all) or None
+
+
 class OwnIllegalArgument(AllocateMessageQueueAveragely):
     """Errors: Java's IllegalArgumentException is any ValueError, whatever its message."""
 
@@ -65,5 +72,5 @@ class WrongError(AllocateMessageQueueAveragely):
             raise TypeError(str(exc)) from None
 
 
-UNOBSERVED = ("Reversed", "Copies", "OwnIllegalArgument")
+UNOBSERVED = ("Reversed", "Copies", "NoneForNothing", "OwnIllegalArgument")
 OBSERVED = {"Shifted": "wrong-queues", "Subclassed": "wrong-queues", "WrongError": "error-behaviour"}

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from allocation_twins import OBSERVED, UNOBSERVED
 
+pytestmark = pytest.mark.once  # Python-neutral: set comparison of queues
+
 TWINS = Path(__file__).with_name("allocation_twins.py")
 
 
