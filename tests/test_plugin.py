@@ -357,6 +357,20 @@ def test_a_spec_that_cannot_be_loaded_is_a_usage_error(pytester, spec, message):
     assert "passed" not in result.stdout.str() and "failed" not in result.stdout.str()
 
 
+NEARBY = Path(__file__).with_name("nearby.py")
+
+
+@pytest.mark.parametrize("checks", [GOLDEN_ONLY, pytest.param("--rmq-seed=1", marks=pytest.mark.once)], ids=["golden", "whole"])
+def test_a_nearby_strategy_whose_name_reads_its_inner_strategy_loads_and_passes(pytester, checks):
+    """Issue 34 item 5: its name cannot be read until the probe builds it with its family's configuration."""
+    pytester.makepyfile(nearby=NEARBY.read_text())
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, "--rmq-strategy=nearby:Nearby", checks)
+    assert result.ret == 0, result.stderr.str() + result.stdout.str()[-2000:]
+    result.stdout.fnmatch_lines(["*MACHINE_ROOM_NEARBY-AVG*"])
+    assert outcomes(result)["passed"] >= (159 if checks == GOLDEN_ONLY else 170)
+
+
 def test_a_strategy_without_java_twin_gets_no_golden_cases(pytester):
     pytester.makepyfile(bad=BAD)
     pytester.syspathinsert()
