@@ -514,6 +514,35 @@ def test_the_example_strategy_conforms(pytester, monkeypatch, release):
     assert result.parseoutcomes()["passed"] == 398
 
 
+@pytest.mark.parametrize("family, release", [("GROUP_HASH", "4.9.8"), ("SUBSCRIBE_ROUND_ROBIN", "4.7.1")])
+def test_a_family_at_a_release_without_its_vectors_is_a_usage_error(pytester, family, release):
+    """Issue 34 item 7: it ran the generated checks only, under a header claiming Java's family at that release."""
+    result = pytester.runpytest(*Q, f"--rmq-strategy={family}", f"--rmq-reference-version={release}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.stderr.lines[0] == (
+        f"ERROR: --rmq-reference-version={release}: no golden vectors for {family} at RocketMQ {release}; it has them at 5.3.3"
+    )
+    assert "passed" not in result.stdout.str()
+
+
+def test_vectors_a_golden_dir_adds_at_another_release_count(pytester):
+    """The release check reads the hooks' golden directories too: one GROUP_HASH case at 4.9.8 is a run."""
+    extra = pytester.path / "extra"
+    extra.mkdir()
+    manifest = json.loads((golden_dir() / "grpc" / "manifest.json").read_text())
+    java = manifest["runs"]["5.3.3+java-da8271b5"]
+    manifest["runs"] = {"4.9.8+team": {**java, "rocketmq": "4.9.8"}}
+    manifest["files"], manifest["sources"] = {"GROUP_HASH.jsonl": 1}, []
+    (extra / "manifest.json").write_text(json.dumps(manifest))
+    case = json.loads((golden_dir() / "grpc" / "GROUP_HASH.jsonl").read_text().splitlines()[0])
+    case["id"], case["expect"][0]["runs"] = "team-GROUP_HASH-0001-at-4.9.8", ["4.9.8+team"]
+    (extra / "GROUP_HASH.jsonl").write_text(json.dumps(case) + "\n")
+    pytester.makeconftest("from pathlib import Path\n\ndef pytest_rmq_golden_dirs(config):\n    return [Path(__file__).parent / 'extra']\n")
+    result = run(pytester, "--rmq-strategy=GROUP_HASH", "--rmq-reference-version=4.9.8", "-v")
+    assert result.ret == 0, result.stderr.str() + result.stdout.str()
+    result.stdout.fnmatch_lines(["*test_golden[[]team-GROUP_HASH-0001-at-4.9.8[]] PASSED*"])
+
+
 @pytest.mark.parametrize("release, message", [("4.8.0", "no golden vectors for RocketMQ 4.8.0: the golden data covers 4.7.1, 4.9.8, 5.3.3"), ("6.0", "RocketMQ release must look like*")])
 def test_a_release_without_golden_data_is_a_usage_error(pytester, release, message):
     result = run(pytester, "--rmq-strategy=AVG", f"--rmq-reference-version={release}")

@@ -84,6 +84,7 @@ class GoldenCases:
         self._extra_dirs, self._observe = extra_dirs, observe
         self._cases: list[Any] | None = None
         self._runs: dict[str, Run] = {}
+        self._every: list[Any] = []  # every case of the served families, at any release
         self.note = ""
 
     def run_for(self, case: Any) -> str | None:
@@ -133,6 +134,7 @@ class GoldenCases:
                     total += 1
                     if subject.accepts(case.strategy, case.params):
                         cases.append(case)
+        self._every = [case for golden in sets for case in golden.cases]
         if len(cases) < total:
             self.note = (
                 f"{total - len(cases)} of {total} cases need a configuration this instance does not have "
@@ -140,6 +142,20 @@ class GoldenCases:
             )
         self._cases = cases
         return cases
+
+    def missing_vectors(self) -> str | None:
+        """Why a served family cannot be checked against Java at the selected release: it has no
+        vectors there (in any directory), so its run would check nothing while claiming Java's
+        behaviour; ``None`` when each has some. Raises as :meth:`cases` does."""
+        self.cases()
+        version = self.subject.settings.version
+        for family in self.subject.families:
+            runs = {run_id for case in self._every if case.strategy == family for run_id in case.runs}
+            releases = sorted({self._runs[run_id].rocketmq for run_id in runs}, key=parse_release)
+            if version not in releases:
+                has = f"it has them at {', '.join(releases)}" if releases else "it has none at any release"
+                return f"--rmq-reference-version={version}: no golden vectors for {family} at RocketMQ {version}; {has}"
+        return None
 
     def run_case(self, case: Any) -> CaseOutcome:
         """Replay ``case`` through its kind and report its outcome (also to ``observe``)."""
