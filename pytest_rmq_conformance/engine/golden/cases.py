@@ -24,12 +24,14 @@ if TYPE_CHECKING:
 
 __all__ = ["CaseOutcome", "GoldenCases", "reason_of"]
 
-_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+#: what differs from one failure of a cause to the next: quoted text, a queue as ``broker/queueId``
+#: (a producer's and a balancer's way of naming one), a number
+_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|[^\s,;:'\"/()\[\]]+/-?\d+|\d+")
 
 
 def reason_of(problems: Sequence[Any], error: str | None) -> str:
     """A short key shared by failures with the same cause: the first ``problem`` of ``problems``
-    (or ``error``) with numbers and quoted text blanked."""
+    (or ``error``) with numbers, queues and quoted text blanked."""
     text = error if error is not None else (problems[0].problem if problems else "failed")
     return _VOLATILE.sub("…", text)
 
