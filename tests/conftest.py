@@ -6,8 +6,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 pytest_plugins = ["pytester"]
+
+# No test reads the clock against a limit it does not set: hypothesis's per-example deadline (200 ms
+# by default) is off for every @given test here, which a loaded machine would otherwise fail. (The
+# suite's own generated checks set theirs, None, in engine/generated/generation.)
+hypothesis_settings.register_profile("rmq-tests", deadline=None)
+hypothesis_settings.load_profile("rmq-tests")
+# Nor does a run of the suite: a generated check draws its examples for ten minutes at most, not the
+# quick profile's 60 s, so that a check that must find a failure finds it on a loaded machine too (a
+# test of the budget sets its own, --rmq-check-time, which wins over the environment).
+os.environ.setdefault("RMQ_CHECK_TIME", "600")
 
 # The tests' JVMs (Spark's drivers and executors, the cluster test's master and worker) live for
 # seconds: the client compiler alone serves them, for about two thirds of the CPU the optimising

@@ -14,6 +14,7 @@ from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.producer.cases import StepAnswers, TraceCase
 from pytest_rmq_conformance.kinds.producer.trace import replay_selector, replay_trace
+from pytest_rmq_conformance.plugin.terminal import GROUP_SHOWN, MANY
 from pytest_rmq_conformance.releases import RELEASES
 
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
@@ -95,6 +96,22 @@ def test_a_trace_failure_shows_the_state_up_to_the_first_diverging_step(pytester
         "*step*clock*counter*list*fault table*op*Java*strategy",
         "*0*0*10*A/0-1,B/0-1,C/0-1*select(-)*C/1 @5 idx=11*A/0 @0 idx=12",
         "*rerun: pytest*--rmq-strategy=producer_breakers:CounterTooFar*pub-FAULT_STRATEGY-0001-spec-example*",
+    ])
+
+
+def test_one_cause_is_shown_in_full_only_as_often_as_promised_whatever_brokers_it_names(pytester):
+    """Issue 34 item 15: a penalty that ends a millisecond early sends to another broker in each case it
+    fails; its reports are one cause, shown in full GROUP_SHOWN times (it was a group, and a full report,
+    per pair of brokers)."""
+    result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:PenaltyOffByOne", "--rmq-case=pub-FAULT_STRATEGY-0[34]*")
+    assert result.ret == 1
+    failed = result.parseoutcomes()["failed"]
+    assert failed > MANY
+    assert result.stdout.str().count("\n_____") == GROUP_SHOWN
+    result.stdout.fnmatch_lines([
+        f"{failed:5d} x queue …, Java's …",
+        f"        e.g. test_golden[[]pub-FAULT_STRATEGY-*[]], *, *, and {failed - GROUP_SHOWN} more (not shown; *",
+        f"{failed} failing case(s) in 1 group(s)",
     ])
 
 

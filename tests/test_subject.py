@@ -1,6 +1,9 @@
 """The strategy under test on its own, with fake hooks: no pytest run, no golden replay."""
 
+import re
+
 import pytest
+from nearby import Nearby
 
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.running.hangs import HangBudget
@@ -78,6 +81,30 @@ def test_loading_errors_are_kept_not_raised():
         raise KeyError("hook broke")
 
     assert "KeyError" in subject("mine", named=named).load_error
+
+
+def test_a_name_that_reads_the_configuration_is_probed_with_the_family_configuration():
+    """Issue 34 item 5: built with no keywords, Nearby's name raises; the probe goes on to the
+    nearby family's configuration and learns MACHINE_ROOM_NEARBY-AVG there."""
+    found = subject("mine", named=lambda: {"mine": Nearby})
+    assert found.load_error is None
+    assert (found.name, found.family) == ("MACHINE_ROOM_NEARBY-AVG", "MACHINE_ROOM_NEARBY")
+    assert found.properties_origin == "Java's MACHINE_ROOM_NEARBY at 5.3.3"
+    assert found.build(None, {}).inner.name == "AVG"  # the probe's keywords, not none
+
+
+def test_a_name_that_no_configuration_can_read_says_what_reading_it_raised():
+    class NeverNamed(NoTwin):
+        def __init__(self, **keywords):
+            pass
+
+        @property
+        def name(self):
+            return "X-" + self.missing
+
+    error = subject("mine", named=lambda: {"mine": NeverNamed}).load_error
+    assert "reading the strategy's name raised AttributeError: 'NeverNamed' object has no attribute 'missing'" in error
+    assert re.search(r"\(at .*test_subject.py:\d+, in name\) \(built with no keywords\); [1-9]\d* other keyword set\(s\) built it", error)
 
 
 def test_an_instance_accepts_only_its_own_configuration():

@@ -2,6 +2,7 @@
 time, every outcome is written to --rmq-results as it is known, and odd answers get clear verdicts."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -48,7 +49,9 @@ def test_a_nondeterministic_strategy_is_named_so_with_two_answers_and_not_shrunk
 
 
 def test_a_deterministic_failure_is_still_shrunk_and_says_so(suite):
-    result = suite.runpytest(*Q, "--rmq-strategy=breakers:Overlaps", "--rmq-checks=invariants", "--rmq-seed=7")
+    # the shrinking budget is the test's own, and generous: shrinking finishes however loaded the machine
+    # (under the default 5 s it was cut short on a loaded 2-core machine)
+    result = suite.runpytest(*Q, "--rmq-strategy=breakers:Overlaps", "--rmq-checks=invariants", "--rmq-seed=7", "--rmq-shrink-time=600")
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*shrinking: completed in * s*"])
     assert "nondeterministic" not in result.stdout.str()
@@ -56,15 +59,13 @@ def test_a_deterministic_failure_is_still_shrunk_and_says_so(suite):
 
 def test_shrinking_is_cut_short_when_its_time_runs_out(suite):
     node = f"{SUITE_DIR / 'test_invariants.py'}::test_invariant_of_a_group[no-double-assignment]"
-    started = time.monotonic()
     result = suite.runpytest(*Q, node, "--rmq-strategy=flaky:SluggishOverlaps", "--rmq-seed=3", "--rmq-shrink-time=0.5")
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         ["*shrinking: cut short after 0.5 s (--rmq-shrink-time): this is the smallest failing example found so far*",
          "*replay: pytest *--rmq-seed=3*"]
     )
-    assert "group as data" in result.stdout.str()
-    assert time.monotonic() - started < 60  # a generous bound: without the budget shrinking runs for minutes
+    assert "group as data" in result.stdout.str()  # the budget's line says it was spent, whatever the machine's speed
 
 
 def test_a_slow_strategy_passes_on_the_examples_its_time_allowed_and_says_how_many(suite, tmp_path):
@@ -77,7 +78,8 @@ def test_a_slow_strategy_passes_on_the_examples_its_time_allowed_and_says_how_ma
     assert line["verdict"] == "passed" and line["note"].startswith("checked ")
 
 
-def test_the_budgets_come_from_the_ini_file_and_refuse_nonsense(suite):
+def test_the_budgets_come_from_the_ini_file_and_refuse_nonsense(suite, monkeypatch):
+    monkeypatch.delenv("RMQ_CHECK_TIME", raising=False)  # tests/conftest.py's, which would win over the ini file
     suite.makeini("[pytest]\nrmq_shrink_time = 0.5\nrmq_check_time = abc\n")
     result = suite.runpytest(*Q, "--rmq-strategy=AVG", "--rmq-checks=invariants")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -112,22 +114,41 @@ def test_results_hold_every_outcome_with_cause_divergence_and_rerun(suite, tmp_p
     assert properties["rmq_cause"] == golden["cause"] and properties["rmq_rerun"] == golden["rerun"]
 
 
+STALLS = """
+import os, time
+from pathlib import Path
+from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+
+class StallsAfterFifty(AllocateMessageQueueAveragely):
+    \"\"\"Java's AVG until the results file holds 50 lines, then a call that never returns.\"\"\"
+
+    def allocate(self, *args):
+        results = Path(os.environ["STALL_AFTER_RESULTS"])
+        while results.exists() and results.read_text(encoding="utf-8").count("\\n") >= 50:
+            time.sleep(1)
+        return super().allocate(*args)
+"""
+
+
 def test_results_written_before_a_kill_survive_it(suite, tmp_path):
-    """The run is killed (SIGKILL: nothing gets to clean up) after N outcomes; N lines are there and valid."""
+    """The run is killed (SIGKILL: nothing gets to clean up) after N outcomes; N lines are there and valid.
+    Its strategy stalls, with no time limit, once 50 lines are written: the run cannot end before the
+    kill, however slowly this test gets to look."""
     out = tmp_path / "results.jsonl"
+    suite.makepyfile(stalls=STALLS)
     process = subprocess.Popen(
-        [sys.executable, "-m", "pytest", *Q, "--rmq-strategy=AVG", "--rmq-checks=golden", f"--rmq-results={out}"],
-        cwd=suite.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "pytest", *Q, "--rmq-strategy=stalls:StallsAfterFifty", "--rmq-checks=golden",
+         "--rmq-timeout=0", f"--rmq-results={out}"],
+        cwd=suite.path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "STALL_AFTER_RESULTS": str(out)},
     )
     try:
-        deadline = time.monotonic() + 120
-        seen = 0
-        while seen < 50 and time.monotonic() < deadline and process.poll() is None:
+        seen, give_up = 0, time.monotonic() + 600  # only against a run that stalls early: it stops before 50 lines
+        while seen < 50 and process.poll() is None and time.monotonic() < give_up:
             time.sleep(0.02)
             seen = out.read_text(encoding="utf-8").count("\n") if out.exists() else 0
         assert process.poll() is None, "the run ended before it could be killed"
         process.send_signal(signal.SIGKILL)
-        process.wait(30)
+        process.wait()
     finally:
         process.kill()
     lines = results_of(out)

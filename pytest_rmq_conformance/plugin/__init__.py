@@ -76,17 +76,20 @@ def pytest_configure(config):
 
 
 def _check_usage(state) -> None:
-    """Raise :class:`pytest.UsageError` for a strategy that cannot be loaded or a release no golden data covers."""
+    """Raise :class:`pytest.UsageError` for a strategy that cannot be loaded, or a release at which the
+    golden data covers none of it or not each of its families."""
     from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 
     if state.subject.load_error is not None:
         raise pytest.UsageError(state.subject.load_error)
     try:
-        state.golden.cases()
+        missing = state.golden.missing_vectors()
     except LookupError as exc:
         raise pytest.UsageError(f"--rmq-reference-version={state.settings.version}: {exc}") from None
     except GoldenDataError:
-        pass  # the data's fault, not the command's: test_golden fails naming the file and case
+        return  # the data's fault, not the command's: test_golden fails naming the file and case
+    if missing is not None:  # a run that checks nothing against Java must not pass
+        raise pytest.UsageError(missing)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -24,12 +24,14 @@ if TYPE_CHECKING:
 
 __all__ = ["CaseOutcome", "GoldenCases", "reason_of"]
 
-_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+#: what differs from one failure of a cause to the next: quoted text, a queue as ``broker/queueId``
+#: (a producer's and a balancer's way of naming one), a number
+_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|[^\s,;:'\"/()\[\]]+/-?\d+|\d+")
 
 
 def reason_of(problems: Sequence[Any], error: str | None) -> str:
     """A short key shared by failures with the same cause: the first ``problem`` of ``problems``
-    (or ``error``) with numbers and quoted text blanked."""
+    (or ``error``) with numbers, queues and quoted text blanked."""
     text = error if error is not None else (problems[0].problem if problems else "failed")
     return _VOLATILE.sub("…", text)
 
@@ -84,6 +86,7 @@ class GoldenCases:
         self._extra_dirs, self._observe = extra_dirs, observe
         self._cases: list[Any] | None = None
         self._runs: dict[str, Run] = {}
+        self._every: list[Any] = []  # every case of the served families, at any release
         self.note = ""
 
     def run_for(self, case: Any) -> str | None:
@@ -133,6 +136,7 @@ class GoldenCases:
                     total += 1
                     if subject.accepts(case.strategy, case.params):
                         cases.append(case)
+        self._every = [case for golden in sets for case in golden.cases]
         if len(cases) < total:
             self.note = (
                 f"{total - len(cases)} of {total} cases need a configuration this instance does not have "
@@ -140,6 +144,20 @@ class GoldenCases:
             )
         self._cases = cases
         return cases
+
+    def missing_vectors(self) -> str | None:
+        """Why a served family cannot be checked against Java at the selected release: it has no
+        vectors there (in any directory), so its run would check nothing while claiming Java's
+        behaviour; ``None`` when each has some. Raises as :meth:`cases` does."""
+        self.cases()
+        version = self.subject.settings.version
+        for family in self.subject.families:
+            runs = {run_id for case in self._every if case.strategy == family for run_id in case.runs}
+            releases = sorted({self._runs[run_id].rocketmq for run_id in runs}, key=parse_release)
+            if version not in releases:
+                has = f"it has them at {', '.join(releases)}" if releases else "it has none at any release"
+                return f"--rmq-reference-version={version}: no golden vectors for {family} at RocketMQ {version}; {has}"
+        return None
 
     def run_case(self, case: Any) -> CaseOutcome:
         """Replay ``case`` through its kind and report its outcome (also to ``observe``)."""
