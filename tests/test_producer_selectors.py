@@ -184,3 +184,5 @@ def test_a_selector_failure_shows_its_argument_java_s_hash_and_the_call_that_dec
         "    > call 1: n=4: queue 0, Java's queue 1 [wrong queues]",
     ])
     result.stdout.fnmatch_lines(["by impact: 2 wrong queues"])
+    shown = block_after("and lists every call that differs:", "").splitlines()
+    assert len(shown) == 6 and all(line in result.outlines for line in shown), shown
