@@ -42,7 +42,7 @@ class ProducerSelection:
     #: 90,000 objects that every full garbage collection walks)
     lazy_keys = (("expect", "*", "steps"),)
     #: how answers are compared, for the report header (``--rmq-strict-order`` is allocation's)
-    compared = "step by step, up to the first divergence"
+    compared = "step by step, up to the first divergence (a selector's calls each, the case classed by the worst)"
 
     @property
     def golden_dirs(self) -> tuple[Path, ...]:

@@ -186,7 +186,7 @@ def reference_check(subject: Any) -> GeneratedCheck | str:
     from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
     from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
     from pytest_rmq_conformance.kinds.producer.golden import judge
-    from pytest_rmq_conformance.kinds.producer.reports import format_rows
+    from pytest_rmq_conformance.kinds.producer.reports import format_rows, selector_lines
 
     shape = shape_of(subject)
     if shape is None:
@@ -210,7 +210,8 @@ def reference_check(subject: Any) -> GeneratedCheck | str:
         mismatch = outcome.mismatches[0]
         where = "the publish list of the route" if mismatch.index < 0 else f"{'step' if shape == 'trace' else 'call'} {mismatch.index}"
         headline = f"{subject.name} differs from the reference port of RocketMQ {version} on a generated {shape}, at {where}: {mismatch.problem}"
-        details = [*format_rows(mismatch.rows), "(Java: the reference port, which answers every golden vector as Java did)"]
+        shown = format_rows(mismatch.rows) if shape == "trace" else selector_lines(drawn, mismatch)
+        details = [*shown, "(Java: the reference port, which answers every golden vector as Java did)"]
         raise PropertyFailure(format_generated(headline, details, _summary(drawn), _data(drawn), noun=shape))
 
     def classify() -> str | None:

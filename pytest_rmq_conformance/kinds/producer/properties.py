@@ -47,7 +47,8 @@ TRACE_PROPERTIES = {
 }
 #: selector properties, judged on generated calls
 SELECTOR_PROPERTIES = {
-    "total": "a queue of the list for every argument and n >= 1; an exception for the empty list",
+    "total": "a queue of the list for every non-null argument and n >= 1 (Java throws for a null argument and the empty list: "
+    "outside it)",
     "same-key-same-queue": "the same argument and list length always give the same queue (per-key order)",
     "spread": "answers to distinct arguments spread evenly over the list (chi-square bound, seeded)",
     "java-random": "the same draws as java.util.Random seeded with the seed given (golden replay is exact)",

@@ -2,15 +2,24 @@
 
 For a fault-strategy trace the report is a table, one row per step played: the clock, the
 stored counter, the publish list and the fault table before the step, the step, what Java
-answered and what the strategy answered; the last row is the step that diverged.
+answered and what the strategy answered; the last row is the step that diverged. A selector
+case is classed by its worst call: the report names that call, shows the argument as Java
+hashed it (the string escaped, its UTF-16 code units, Java's ``hashCode()``) or the
+``Random``'s seed, and lists every call that differs.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["format_outcome", "format_rows"]
+from pytest_rmq_conformance.engine.divergence import LABELS
+from pytest_rmq_conformance.javalang import INT_MIN, java_hash_code
+from pytest_rmq_conformance.kinds.producer.trace import selector_arg
+from pytest_rmq_conformance.model import shown_name
+
+__all__ = ["format_outcome", "format_rows", "selector_lines", "shown_argument"]
 
 #: rows of the trace shown before the diverging step
 _ROWS = 12
@@ -112,11 +121,82 @@ def format_outcome(outcome: Any, rerun: str) -> str:
     if outcome.error is not None:
         return f"{head}{outcome.error}\n  rerun: {rerun}"
     mismatch = outcome.mismatches[0]
-    where = "the publish list of the route" if mismatch.index < 0 else f"step {mismatch.index}"
     if case.strategy != "FAULT_STRATEGY":
-        where = f"call {mismatch.index}"
+        return "\n".join([f"{head}{_worst_call(mismatch)}", *selector_lines(case, mismatch), f"  rerun: {rerun}"])
+    where = "the publish list of the route" if mismatch.index < 0 else f"step {mismatch.index}"
     lines = [f"{head}first divergence at {where}: {mismatch.problem}"]
     if mismatch.rows:
         lines += format_rows(mismatch.rows)
     lines.append(f"  rerun: {rerun}")
     return "\n".join(lines)
+
+
+# -- selectors -----------------------------------------------------------------------
+
+#: differing calls of a selector case listed
+_CALLS = 12
+#: the characters of a string argument shown, and its UTF-16 code units
+_SHOWN_CHARS = 120
+_SHOWN_UNITS = 24
+
+
+def _worst_call(mismatch: Any) -> str:
+    """The headline of a selector case: the call that decided its class."""
+    return f"worst divergence at call {mismatch.index} ({LABELS.get(mismatch.divergence_class, mismatch.divergence_class)}): {mismatch.problem}"
+
+
+def shown_argument(arg: Mapping[str, Any] | None, hash_code: int | None) -> str:
+    """A selector's argument as Java hashed it: its Java type and value (a string quoted, its
+    invisible characters escaped as in :func:`~pytest_rmq_conformance.model.shown_name`, with
+    its UTF-16 code units where it is not ASCII) and ``hashCode()``: Java's when the vector
+    holds it (``hash_code``), else the reference port's."""
+    if arg is None or arg["type"] == "null":
+        return "null (Java's arg.hashCode() throws NullPointerException)"
+    kind, value = arg["type"], arg.get("value")
+    if kind == "hashCode":
+        return f"an object whose hashCode() returns {value}{_min_value(value)}"
+    if kind == "string":
+        shown = _string(arg["value"])
+    else:
+        shown = {"integer": f"Integer {value}", "long": f"Long {value}"}.get(kind, f"{kind} {value!r}")
+    whose = "Java's"
+    if hash_code is None:
+        whose, hash_code = "the reference port's", java_hash_code(selector_arg(arg))
+    return f"{shown}, {whose} hashCode() = {hash_code}{_min_value(hash_code)}"
+
+
+def _string(whole: str) -> str:
+    """A ``String`` argument: quoted and escaped, its length in UTF-16 code units (Java hashes
+    those), and the units themselves where it is not ASCII."""
+    text = whole[:_SHOWN_CHARS]
+    quoted = shown_name(text)
+    quoted = quoted if quoted.startswith("'") else f"'{quoted}'"
+    count = len(whole.encode("utf-16-be", "surrogatepass")) // 2
+    shown = f"String {quoted}{'…' if len(whole) > len(text) else ''} ({count} UTF-16 code unit{'' if count == 1 else 's'}"
+    if not text.isascii():
+        units = text.encode("utf-16-be", "surrogatepass")
+        shown += ": " + " ".join(units[i:i + 2].hex() for i in range(0, min(len(units), 2 * _SHOWN_UNITS), 2))
+        shown += " …" if len(units) > 2 * _SHOWN_UNITS else ""
+    return shown + ")"
+
+
+def _min_value(hash_code: Any) -> str:
+    return " (Integer.MIN_VALUE: Math.abs leaves it negative)" if hash_code == INT_MIN else ""
+
+
+def selector_lines(case: Any, mismatch: Any) -> list[str]:
+    """The lines under a selector case's headline: its argument (or its parameters, for a
+    selector that reads none) and the calls that differ, the one that decided the class marked."""
+    if case.arg is not None:
+        lines = [f"    argument: {shown_argument(case.arg, case.arg_hash_code)}"]
+    else:
+        lines = [f"    params: {json.dumps(dict(case.params), sort_keys=True)}"] if case.params else []
+    calls = getattr(mismatch, "calls", ())
+    if len(calls) > 1:
+        lines.append(f"    {len(calls)} of {len(case.queue_counts)} calls differ (the case takes the worst):")
+        for index, divergence_class, problem in calls[:_CALLS]:
+            mark = ">" if index == mismatch.index else " "
+            lines.append(f"    {mark} call {index}: {problem} [{LABELS.get(divergence_class, divergence_class)}]")
+        if len(calls) > _CALLS:
+            lines.append(f"      ... {len(calls) - _CALLS} more")
+    return lines

@@ -4,7 +4,8 @@ A fault-strategy trace is played step by step, as the Java harness played it: th
 the route made a publish info whose counter is pinned, then each step. After every step the
 observable state (the queue returned, its place in the list, the stored counter, the list's
 changed entries, the fault table) is compared with Java's; the replay stops at the first
-difference. A selector case is one call per queue count.
+difference. A selector case is one call per queue count; its calls are independent, and the
+case is classed by its worst.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from operator import is_
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
+from pytest_rmq_conformance.engine.divergence import worst as worst_class
 from pytest_rmq_conformance.engine.running.timeouts import (
     CallTimeout,
     Fault,
@@ -39,6 +41,7 @@ __all__ = [
     "compare_trace",
     "replay_trace",
     "observe_selector",
+    "SelectorMismatch",
     "compare_selector",
     "replay_selector",
     "route_of",
@@ -652,49 +655,77 @@ def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, 
         return StepMismatch(case.id, run, len(seen), fault.problem, FAULT, raised=fault.raised)
 
 
-def observe_selector(build: Callable[[], Any], case: SelectorCase, timeout: float | None = None) -> list[Any]:
-    """Call the selector ``build()`` makes once per queue count of ``case``: per call, the
-    position of the queue returned in the list given (``None``: not an element), or what it
-    raised (:class:`Fault` raised for what no answer stands for)."""
+def _selector_answers(build: Callable[[], Any], case: SelectorCase, timeout: float | None) -> Iterator[Any]:
+    """One answer per queue count of ``case``, asked as it is read (see :func:`observe_selector`)."""
     arg = selector_arg(case.arg)
     selector, raised = answer_of(build, timeout)
     if raised is not None:
         raise Fault(f"the selector could not be built: {type(raised).__name__}: {raised}", raised)
-    out: list[Any] = []
     for count in case.queue_counts:
         mqs: Sequence[MessageQueue] = list(_queues(count)) if count <= _REAL_LIST else _Queues(count)
         got, raised = answer_of(partial(selector.select, mqs, None, arg), timeout)
-        out.append(raised if raised is not None else _position(got, count))
-    return out
+        yield raised if raised is not None else _position(got, count)
 
 
-def compare_selector(case: SelectorCase, run: str, answers: Sequence[Any]) -> StepMismatch | None:
-    """The first of a selector's ``answers`` (positions or exceptions) that differs from Java's
-    answers of ``run``, or ``None``."""
-    for index, (count, java, got) in enumerate(zip(case.queue_counts, case.answers_for(run).answers, answers)):
-        raised = got if isinstance(got, BaseException) else None
-        if isinstance(java, Mapping):
-            problem = _error_problem(java, raised, "select")
-            if problem is not None:
-                return StepMismatch(case.id, run, index, f"n={count}: {problem}", ERROR_BEHAVIOUR, raised=raised)
-            continue
-        if raised is not None:
-            return StepMismatch(case.id, run, index, f"n={count}: Java returned queue {java}, but select raised {type(raised).__name__}: {raised}",
-                                WRONG_QUEUES, raised=raised)
-        if got != java:
-            shown = "not a queue of the list" if got is None else f"queue {got}"
-            return StepMismatch(case.id, run, index, f"n={count}: {shown}, Java's queue {java}", WRONG_QUEUES)
+def observe_selector(build: Callable[[], Any], case: SelectorCase, timeout: float | None = None) -> list[Any]:
+    """Call the selector ``build()`` makes once per queue count of ``case``: per call, the
+    position of the queue returned in the list given (``None``: not an element), or what it
+    raised (:class:`Fault` raised for what no answer stands for)."""
+    return list(_selector_answers(build, case, timeout))
+
+
+@dataclass(frozen=True)
+class SelectorMismatch(StepMismatch):
+    """A selector case's worst call (``index``, the first call of the worst class) and every
+    call that differs from Java's, as ``(call, class, problem)``."""
+
+    calls: tuple[tuple[int, str, str], ...] = field(default=(), compare=False)
+
+
+def _call_divergence(count: int, java: Any, got: Any) -> tuple[str, str] | None:
+    """(problem, class) when a selector's answer ``got`` for a list of ``count`` differs from Java's ``java``."""
+    raised = got if isinstance(got, BaseException) else None
+    if isinstance(java, Mapping):
+        problem = _error_problem(java, raised, "select")
+        return None if problem is None else (f"n={count}: {problem}", ERROR_BEHAVIOUR)
+    if raised is not None:
+        return f"n={count}: Java returned queue {java}, but select raised {type(raised).__name__}: {raised}", WRONG_QUEUES
+    if got != java:
+        shown = "not a queue of the list" if got is None else f"queue {got}"
+        return f"n={count}: {shown}, Java's queue {java}", WRONG_QUEUES
     return None
 
 
-def replay_selector(build: Callable[[], Any], case: SelectorCase, run: str, timeout: float | None = None) -> StepMismatch | None:
+def compare_selector(case: SelectorCase, run: str, answers: Sequence[Any], fault: Fault | None = None) -> SelectorMismatch | None:
+    """The worst of a selector's ``answers`` (positions or exceptions; ``fault``: what ended them
+    early) that differs from Java's answers of ``run``, or ``None``. Its calls are independent,
+    so the case takes its worst call's class (:data:`~pytest_rmq_conformance.engine.divergence.SEVERITY`)."""
+    found: list[tuple[int, str, str, BaseException | None]] = []
+    for index, (count, java, got) in enumerate(zip(case.queue_counts, case.answers_for(run).answers, answers)):
+        divergence = _call_divergence(count, java, got)
+        if divergence is not None:
+            found.append((index, divergence[1], divergence[0], got if isinstance(got, BaseException) else None))
+    if fault is not None:
+        found.append((len(answers), FAULT, fault.problem, fault.raised))
+    if not found:
+        return None
+    deciding = worst_class(divergence_class for _, divergence_class, _, _ in found)
+    index, divergence_class, problem, raised = next(call for call in found if call[1] == deciding)
+    calls = tuple((call, cls, shown) for call, cls, shown, _ in found)
+    return SelectorMismatch(case.id, run, index, problem, divergence_class, raised=raised, calls=calls)
+
+
+def replay_selector(build: Callable[[], Any], case: SelectorCase, run: str, timeout: float | None = None) -> SelectorMismatch | None:
     """Call the selector ``build()`` makes once per queue count of ``case``, in this process;
-    its first divergence from Java's answers of ``run``, or ``None``."""
+    its worst divergence from Java's answers of ``run`` (a hang or an exit ends the calls), or ``None``."""
+    answers: list[Any] = []
     try:
         with time_limits():
-            return compare_selector(case, run, observe_selector(build, case, timeout))
+            for got in _selector_answers(build, case, timeout):
+                answers.append(got)  # noqa: PERF402 (those before a fault are judged too)
     except Fault as fault:
-        return StepMismatch(case.id, run, 0, fault.problem, FAULT, raised=fault.raised)
+        return compare_selector(case, run, answers, fault)
+    return compare_selector(case, run, answers)
 
 
 @lru_cache(maxsize=64)
