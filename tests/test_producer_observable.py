@@ -96,3 +96,13 @@ def test_a_drift_report_through_the_plugin_says_when_it_shows(pytester):
         "*pub-FAULT_STRATEGY-0001-spec-example (FAULT_STRATEGY, RocketMQ 5.3.3): first divergence at step 0: stored counter 17, Java's 11: "
         "the next step on this list of 6 picks Java's position 0 (A/0); they part first on a list of 4; on this list only at the wrap*",
     ])
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", ["EqualCopy", "SortedTable", "UnboundedCounter"])
+def test_a_twin_that_differs_unobservably_passes_the_generated_checks(pytester, name):
+    """Built as a user's class (``clock=`` only), a twin is 5.3.3's port."""
+    pytester.makepyfile(twins=Path(producer_twins.__file__).read_text())
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--rmq-strategy=twins:{name}", "--rmq-checks=invariants,reference",
+                                "--rmq-examples=15", "--rmq-seed=1")
+    assert result.ret == 0, result.stdout.str()
