@@ -2,6 +2,7 @@
 at their release, and every mutant (tests/producer_mutants.py) is rejected by the check built
 for it."""
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -76,6 +77,31 @@ def test_avoids_last_broker_leaves_out_a_walk_across_the_ints_end(release):
     publish, observations = observe_trace(lambda clock: reference_strategy("FAULT_STRATEGY", {"clock": clock}, release), LAST_BROKER_ACROSS_THE_END)
     assert [observed["queue"] for observed in observations] == [["A", 1]]
     assert _port_violations(LAST_BROKER_ACROSS_THE_END, release) == []
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("release", RELEASES)
+def test_no_walk_near_the_ints_end_breaks_avoids_last_broker_for_the_port(release):
+    """Every route of two or three brokers of 1-3 queues, every counter within reach of the end,
+    every last broker: the property's domain leaves out what Java's own walk does there."""
+    found = []
+    for counts in itertools.chain(itertools.product((1, 2, 3), repeat=2), itertools.product((1, 2, 3), repeat=3)):
+        names = "ABC"[:len(counts)]
+        route = {"queueDatas": [[b, n, 6] for b, n in zip(names, counts)], "brokerDatas": [[b, [0]] for b in names], "orderTopicConf": None}
+        for counter in range(2**31 - 2 * sum(counts) - 3, 2**31):
+            for last in names:
+                step = {"op": "select", "lastBroker": last, "resetIndex": False}
+                case = replace(LAST_BROKER_ACROSS_THE_END, route=route, initial={**LAST_BROKER_ACROSS_THE_END.initial, "sendIndex": counter}, steps=(step,))
+                found += [f"{counts} {counter} {last}: {v}" for v in _port_violations(case, release)]
+    assert found == []
+
+
+def test_the_built_in_keeps_avoids_last_broker_on_the_seed_of_issue_34(pytester):
+    """The seed that failed the 5.3.3 port at random (issue 34 item 4), pinned."""
+    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=FAULT_STRATEGY", "--rmq-reference-version=5.3.3",
+                                "--rmq-seed=1647790785", "--rmq-checks=invariants", "-k", "avoids-last-broker")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == 1
 
 
 def test_avoids_last_broker_still_holds_clear_of_the_ints_end():
