@@ -115,6 +115,27 @@ class UnboundedCounter(MQFaultStrategy):
         return info
 
 
+class _Raw(_Unbounded):
+    """:class:`_Unbounded` storing its Python int as it is: past the int's end, no Java int."""
+
+    @property
+    def stored(self):
+        return self.value
+
+    @stored.setter
+    def stored(self, value):
+        self.value = value
+
+
+class RawCounter(MQFaultStrategy):
+    """The port with :class:`_Raw` counters: Java's picks, another stored value past the wrap."""
+
+    def publish_info(self, topic, route):
+        info = super().publish_info(topic, route)
+        info.send_which_queue = _Raw(version=self.version)
+        return info
+
+
 class _Offset(ThreadLocalIndex):
     """A counter pinned ``offset`` past the value it is given."""
 
@@ -143,6 +164,7 @@ TWINS = {
     "EqualCopy": (("4.7.1", "4.9.8", "5.3.3"), set()),
     "KeepsTheList": (("4.7.1",), {"counter-drift"}),
     "UnboundedCounter": (("4.9.8", "5.3.3"), set()),
+    "RawCounter": (("4.9.8", "5.3.3"), {"counter-drift"}),
     # other picks only where a trace passes the int's end (the near-wrap traces): there, wrong queues
     "OffsetCounter": (("4.7.1", "4.9.8", "5.3.3"), {"counter-drift", "wrong-queues"}),
 }

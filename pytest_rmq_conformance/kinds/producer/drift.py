@@ -39,7 +39,7 @@ def when_it_shows(release: tuple[int, int, int], java: int, got: int, queues: Se
     part, and whether on this list they part only at the wrap."""
     if java_int(got) == java:
         return (f"{got} is Java's {java} modulo 2^32 but no Java int (Java's wraps past {INT_MAX}): "
-                "its picks stay Java's only as long as they are taken from it as from Java's int")
+                "the picks stay Java's past the wrap only if taken from its low 31 bits")
     value_java, value_got = next_value(release, java), next_value(release, java_int(got))
     if value_java == value_got:
         return "the next step and every later one pick the same position as Java's on every list: the stored ints differ by 2^31"
