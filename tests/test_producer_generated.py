@@ -2,12 +2,14 @@
 at their release, and every mutant (tests/producer_mutants.py) is rejected by the check built
 for it."""
 
+import itertools
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from producer_mutants import MUTANTS
+from producer_mutants import MUTANTS, SticksToLastBroker
 
 from pytest_rmq_conformance.engine.generated.statistics import chi_square_bound, chi_square_tail
 from pytest_rmq_conformance.engine.kinds import reference_strategy
@@ -41,6 +43,17 @@ ACROSS_THE_INTS_END = TraceCase(
 )
 
 
+#: spec §11 invariant 3: latency off, the counter at 2^31 - 3, a retry after A on A/0, A/1, B/0: Java's walk
+#: passes the end of the int, visits a position twice, misses B/0 and answers A/1 at every release
+LAST_BROKER_ACROSS_THE_END = TraceCase(
+    id="generated", strategy="FAULT_STRATEGY", category="generated", flags=(), expect=(), topic="TopicTest",
+    params={"sendLatencyFaultEnable": False, "latencyMax": None, "notAvailableDuration": None},
+    route={"queueDatas": [["A", 2, 6], ["B", 1, 6]], "brokerDatas": [["A", [0]], ["B", [0]]], "orderTopicConf": None},
+    initial={"clockMs": 0, "sendIndex": 2**31 - 3, "sendIndexSeed": 0, "worstIndex": None, "worstIndexSeed": 0},
+    steps=({"op": "select", "lastBroker": "A", "resetIndex": False},),
+)
+
+
 def _port_violations(case, release):
     publish, observations = observe_trace(lambda clock: reference_strategy("FAULT_STRATEGY", {"clock": clock}, release), case)
     return trace_violations(case, release, publish, list(observations), java_properties("FAULT_STRATEGY", release))
@@ -57,6 +70,45 @@ def test_the_ports_hold_every_property_java_has_at_their_release(release, data):
 @pytest.mark.parametrize("release", RELEASES)
 def test_the_avoidance_properties_leave_out_a_walk_across_the_ints_end(release):
     assert _port_violations(ACROSS_THE_INTS_END, release) == []
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_avoids_last_broker_leaves_out_a_walk_across_the_ints_end(release):
+    publish, observations = observe_trace(lambda clock: reference_strategy("FAULT_STRATEGY", {"clock": clock}, release), LAST_BROKER_ACROSS_THE_END)
+    assert [observed["queue"] for observed in observations] == [["A", 1]]
+    assert _port_violations(LAST_BROKER_ACROSS_THE_END, release) == []
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("release", RELEASES)
+def test_no_walk_near_the_ints_end_breaks_avoids_last_broker_for_the_port(release):
+    """Every route of two or three brokers of 1-3 queues, every counter within reach of the end,
+    every last broker: the property's domain leaves out what Java's own walk does there."""
+    found = []
+    for counts in itertools.chain(itertools.product((1, 2, 3), repeat=2), itertools.product((1, 2, 3), repeat=3)):
+        names = "ABC"[:len(counts)]
+        route = {"queueDatas": [[b, n, 6] for b, n in zip(names, counts)], "brokerDatas": [[b, [0]] for b in names], "orderTopicConf": None}
+        for counter in range(2**31 - 2 * sum(counts) - 3, 2**31):
+            for last in names:
+                step = {"op": "select", "lastBroker": last, "resetIndex": False}
+                case = replace(LAST_BROKER_ACROSS_THE_END, route=route, initial={**LAST_BROKER_ACROSS_THE_END.initial, "sendIndex": counter}, steps=(step,))
+                found += [f"{counts} {counter} {last}: {v}" for v in _port_violations(case, release)]
+    assert found == []
+
+
+def test_the_built_in_keeps_avoids_last_broker_on_the_seed_of_issue_34(pytester):
+    """The seed that failed the 5.3.3 port at random (issue 34 item 4), pinned."""
+    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=FAULT_STRATEGY", "--rmq-reference-version=5.3.3",
+                                "--rmq-seed=1647790785", "--rmq-checks=invariants", "-k", "avoids-last-broker")
+    assert result.ret == 0, result.stdout.str()
+    assert result.parseoutcomes()["passed"] == 1
+
+
+def test_avoids_last_broker_still_holds_clear_of_the_ints_end():
+    clear = replace(LAST_BROKER_ACROSS_THE_END, initial={**LAST_BROKER_ACROSS_THE_END.initial, "sendIndex": 2**31 - 8})
+    publish, observations = observe_trace(lambda clock: SticksToLastBroker(clock=clock), clear)
+    violations = trace_violations(clear, "5.3.3", publish, list(observations), frozenset({"avoids-last-broker"}))
+    assert [v.prop for v in violations] == ["avoids-last-broker"]
 
 
 @pytest.mark.once

@@ -154,7 +154,8 @@ def _runs(queues: Sequence[Sequence[Any]]) -> list[list[Any]]:
 
 def with_reference_answers(case: TraceCase | SelectorCase, version: str) -> TraceCase | SelectorCase:
     """``case`` carrying the reference port's answers at ``version`` as Java's, for the run
-    ``generated``; an input the port cannot be asked does not count (hypothesis ``reject``)."""
+    ``generated`` (a trace's answers name ``version`` too: what Java observes depends on it);
+    an input the port cannot be asked does not count (hypothesis ``reject``)."""
     try:
         with time_limits():
             if isinstance(case, SelectorCase):
@@ -167,7 +168,7 @@ def with_reference_answers(case: TraceCase | SelectorCase, version: str) -> Trac
     except Fault:
         reject()
     runs = tuple((broker, count) for broker, count in _runs(publish))
-    return replace(case, expect=(Answers((_GENERATED,), answers, runs),))
+    return replace(case, expect=(Answers((_GENERATED, version), answers, runs),))  # the release: what Java observes
 
 
 # -- the checks ----------------------------------------------------------------------

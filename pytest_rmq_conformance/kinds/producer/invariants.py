@@ -74,7 +74,12 @@ def _select(walk: ObservedState, step: Mapping[str, Any], got: Mapping[str, Any]
     if "listed-queue" in claimed and not listed and not 0 <= queue[1] < walk.write_queue_nums.get(broker, 0):
         found.append(("listed-queue", f"returned {_shown(queue)}: no entry of the publish list {before}, "
                       f"nor a queue id below the writeQueueNums of {broker} in the route ({walk.write_queue_nums.get(broker)})"))
-    if not latency_on and last is not None and "avoids-last-broker" in claimed and len(brokers) >= 2 and broker == last:
+    # Java's walk over the list runs a counter that jumps where it passes the end of the int (4.x
+    # masks it positive, Math.abs keeps MIN_VALUE negative): there it may visit one position twice
+    # and miss another, every available broker or every other one, so the avoidance properties
+    # hold for Java only clear of that end
+    clear = _clear_of_the_end(walk, step, got, len(before))
+    if not latency_on and last is not None and clear and "avoids-last-broker" in claimed and len(brokers) >= 2 and broker == last:
         found.append(("avoids-last-broker", f"returned {_shown(queue)} of the last broker {last} while the list has {sorted(brokers - {last})}"))
     if not latency_on and last is None:
         stored = got.get("storedIndexAfter")
@@ -83,15 +88,11 @@ def _select(walk: ObservedState, step: Mapping[str, Any], got: Mapping[str, Any]
                 found.append(("round-robin", f"left the counter at {stored!r}, not an int"))
             else:
                 want = mask31(stored) % len(before)
-                if got.get("listIndex") != want:
-                    found.append(("round-robin", f"returned list position {got.get('listIndex')!r} ({_shown(queue)}) with the counter at {stored}: "
+                if tuple(queue) != before[want]:  # by value: an equal copy sends where the entry does
+                    found.append(("round-robin", f"returned {_shown(queue)} with the counter at {stored}: "
                                   f"position {want} ({_shown(before[want])}) is counter mod {len(before)}"))
                 if walk.counter is not None and mask31(stored) != mask31(java_int(walk.counter + 1)):
                     found.append(("round-robin", f"moved the counter from {walk.counter} to {stored}: one select is one step"))
-    # Java's walk over the list runs a counter that jumps where it passes the end of the int (4.x
-    # masks it positive, Math.abs keeps MIN_VALUE negative): there it may miss every available
-    # broker, so the avoidance properties hold for Java only clear of that end
-    clear = walk.counter is None or mask31(walk.counter) <= INT_MAX - 2 * len(before) - 1
     if latency_on and clear:
         available = {b for b in brokers if walk.available(b)}
         if last is None and "avoids-penalised" in claimed and available and broker not in available:
@@ -106,6 +107,17 @@ def _select(walk: ObservedState, step: Mapping[str, Any], got: Mapping[str, Any]
             found.append(("reachability", f"returned {_shown(queue)} of {broker} while no broker besides {last} is available "
                           f"and {sorted(reachable)} are reachable"))
     return found
+
+
+def _clear_of_the_end(walk: ObservedState, step: Mapping[str, Any], got: Mapping[str, Any], n: int) -> bool:
+    """Whether a select's walk (at most ``2n + 1`` counter steps) stays clear of the int's end:
+    from the counter before it, or, where it started afresh (no counter yet, 5.x's reset), back
+    from the counter it left."""
+    reset = walk.latency and step["op"] == "select" and bool(step.get("resetIndex"))
+    if walk.counter is not None and not reset:
+        return mask31(walk.counter) <= INT_MAX - 2 * n - 1
+    after = got.get("storedIndexAfter")
+    return type(after) is int and 2 * n + 1 <= mask31(after) <= INT_MAX - 2 * n - 1
 
 
 def _update(walk: ObservedState, case: TraceCase, version: str, step: Mapping[str, Any], got: Mapping[str, Any], claimed: frozenset[str]) -> list[tuple[str, str]]:

@@ -34,7 +34,8 @@ TRACE_PROPERTIES = {
     "listed-queue": "a select returns an entry of the publish list (as it was, or as the call rewrote it), "
     "or a queue of a broker of the route below its writeQueueNums",
     "round-robin": "latency off, first attempt: the queue at position counter mod n, the counter one step on",
-    "avoids-last-broker": "latency off, a retry never returns the last broker while the list has another",
+    "avoids-last-broker": "latency off, a retry never returns the last broker while the list has another "
+    "(the counter clear of the int's end)",
     "avoids-penalised": "latency on, first attempt: an available broker whenever the list has one (the counter clear of the int's end)",
     "avoids-penalised-on-retry": "latency on, retry: an available broker whenever the list has one besides the last "
     "(the counter clear of the int's end)",

@@ -2,10 +2,12 @@
 
 A fault-strategy trace is played step by step, as the Java harness played it: the clock set,
 the route made a publish info whose counter is pinned, then each step. After every step the
-observable state (the queue returned, its place in the list, the stored counter, the list's
-changed entries, the fault table) is compared with Java's; the replay stops at the first
-difference. A selector case is one call per queue count; its calls are independent, and the
-case is classed by its worst.
+observable state is compared with Java's, as Java can observe it: the queue returned by value
+(its place in the list is shown, not compared: an equal copy sends where the list's own entry
+does), the stored counter as Java's int, the list's changed entries (4.7.1 rewrites them), and
+the fault table, its order only at 4.9.8, whose ``pickOneAtLeast`` reads it (4.7.1 shuffles
+first, 5.3.3 reads none). The replay stops at the first difference. A selector case is one call
+per queue count; its calls are independent, and the case is classed by its worst.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from functools import lru_cache, partial
 from operator import is_
 from typing import Any
 
-from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
+from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, SEVERITY, WRONG_QUEUES
 from pytest_rmq_conformance.engine.divergence import worst as worst_class
 from pytest_rmq_conformance.engine.running.timeouts import (
     CallTimeout,
@@ -28,8 +30,10 @@ from pytest_rmq_conformance.engine.running.timeouts import (
 )
 from pytest_rmq_conformance.javalang import HashCodeOf, JavaInteger, JavaLong, java_long
 from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, StepAnswers, TraceCase, publish_list
+from pytest_rmq_conformance.kinds.producer.drift import when_it_shows
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
+from pytest_rmq_conformance.releases import RELEASES, parse_release
 
 __all__ = [
     "Fault",
@@ -386,11 +390,12 @@ def _item_problem(java: Mapping[str, Any] | None, got: Any) -> str | None:
     return None if not differs else f"fault item {', '.join(f'{k}={got.get(k)!r}' for k in differs)}, Java's {', '.join(f'{k}={java[k]!r}' for k in differs)}"
 
 
-def _table_problem(java: Mapping[str, Any], got: Any, what: str) -> str | None:
+def _table_problem(java: Mapping[str, Any], got: Any, what: str, ordered: bool) -> str | None:
+    """How the fault table ``got`` differs from Java's; its order counts only where ``ordered``."""
     if not isinstance(got, Mapping):
         return f"{what}: {got!r:.60}, not an object of brokers; Java's {_brokers(java)}"
-    if list(java) != list(got):
-        return f"{what}: brokers {list(got)}, Java's {list(java)} (in Java's map order)"
+    if list(java) != list(got) and (ordered or set(java) != set(got)):
+        return f"{what}: brokers {list(got)}, Java's {list(java)}" + (" (in Java's map order)" if ordered else "")
     for broker, item in java.items():
         problem = _item_problem(item, got[broker])
         if problem is not None:
@@ -407,25 +412,24 @@ def _same(got: Any, java: Any) -> bool:
     return got == java
 
 
-def _select_problem(java: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(problem, class) when a select's outcome differs from Java's ``java``. After an
-    exception Java's counter and table moved too; they are compared where the outcome has them."""
+def _select_problem(java: Mapping[str, Any], got: Mapping[str, Any], ordered: bool) -> tuple[str, str] | None:
+    """(problem, class) when a select's outcome differs from Java's ``java``: the queue by
+    value, then the state. After an exception Java's counter and table moved too; they are
+    compared where the outcome has them."""
     if "error" in java:
         problem = _error_problem(java, got.get("raised"), "the strategy")
         if problem is not None:
             return (problem, ERROR_BEHAVIOUR)
-        return _state_problem(java, got) if "storedIndexAfter" in got else None
+        return _state_problem(java, got, ordered) if "storedIndexAfter" in got else None
     if got.get("raised") is not None:
         raised = got.get("raised")
         return (f"Java returned {_shown(java['queue'])}, but the strategy raised {type(raised).__name__}: {raised}", WRONG_QUEUES)
     if not _same(got.get("queue"), java["queue"]):
         return (f"queue {_shown(got.get('queue'))}, Java's {_shown(java['queue'])}", WRONG_QUEUES)
-    if not _same(got.get("listIndex"), java["listIndex"]):
-        return (f"queue at list position {got.get('listIndex')!r}, Java's at {java['listIndex']} (None: not an element of the list)", WRONG_QUEUES)
-    return _state_problem(java, got)
+    return _state_problem(java, got, ordered)
 
 
-def _state_problem(java: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, str] | None:
+def _state_problem(java: Mapping[str, Any], got: Mapping[str, Any], ordered: bool) -> tuple[str, str] | None:
     """(problem, counter drift) when the state a select left differs from what Java's left."""
     if not _same(got.get("storedIndexAfter"), java.get("storedIndexAfter")):
         return (f"stored counter {got.get('storedIndexAfter')!r}, Java's {java.get('storedIndexAfter')}", COUNTER_DRIFT)
@@ -441,7 +445,7 @@ def _state_problem(java: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str
     if table is not None and "tableAfter" not in java:
         return (f"the call changed the fault table to {_brokers(table)}; Java's call left it as it was", COUNTER_DRIFT)
     if table is not None:
-        problem = _table_problem(java["tableAfter"], table, "fault table after the call")
+        problem = _table_problem(java["tableAfter"], table, "fault table after the call", ordered)
         return None if problem is None else (problem, COUNTER_DRIFT)
     return None
 
@@ -450,21 +454,22 @@ def _brokers(table: Any) -> str:
     return f"brokers {list(table)}" if isinstance(table, Mapping) else repr(table)
 
 
-def _step_problem(step: Mapping[str, Any], answer: Mapping[str, Any] | None, got: Any) -> tuple[str, str] | None:
-    """(problem, class) when ``got`` differs from Java's ``answer`` to ``step``."""
+def _step_problem(step: Mapping[str, Any], answer: Mapping[str, Any] | None, got: Any, ordered: bool = True) -> tuple[str, str] | None:
+    """(problem, class) when ``got`` differs from Java's ``answer`` to ``step``; the fault
+    table's order counts only where ``ordered``."""
     if answer is None:
         return None
     op = step["op"]
     if "expectOneOf" in answer:
-        problems = [_select_problem(java, got) for java in answer["expectOneOf"]]
+        problems = [_select_problem(java, got, ordered) for java in answer["expectOneOf"]]
         if any(problem is None for problem in problems):
             return None
         shown = ", ".join(str(java.get("queue", java.get("error"))) for java in answer["expectOneOf"])
-        first, divergence_class = problems[0] or ("", "")
-        return (f"{first} (Java's tie allows any of {shown})", divergence_class)
+        nearest, divergence_class = max((p for p in problems if p is not None), key=lambda p: SEVERITY.index(p[1]))  # the least bad
+        return (f"{nearest} (Java's tie allows any of {shown})", divergence_class)
     java = answer["expect"]
     if op in ("select", "tp_select"):
-        return _select_problem(java, got)
+        return _select_problem(java, got, ordered)
     if op == "update":
         if "error" in java:
             problem = _error_problem(java, got.get("raised"), "the update")
@@ -478,7 +483,7 @@ def _step_problem(step: Mapping[str, Any], answer: Mapping[str, Any] | None, got
         built = got.get("publishListRuns") or ()
         return None if built == wanted else (f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
     if op == "detect":
-        problem = _table_problem(java["tableAfter"], got.get("tableAfter"), "fault table after the detector round")
+        problem = _table_problem(java["tableAfter"], got.get("tableAfter"), "fault table after the detector round", ordered)
         return None if problem is None else (problem, COUNTER_DRIFT)
     return None
 
@@ -554,19 +559,50 @@ def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequ
         return StepMismatch(case.id, run, -1, f"publish list {list(built)}, Java's {list(wanted)}", WRONG_QUEUES)
     java = _answers(answers)
     last = answers.nondeterministic_step
+    release = _release_of(run, answers)
+    ordered = release is None or release == _ORDERED
     for index, (step, got) in enumerate(zip(case.steps, observations)):
         seen.append(got)
         answer = java[index]
         if answer is None or _agrees(step, answer, got):
             found = None
         else:
-            found = _step_problem(step, answer, got)
+            found = _step_problem(step, answer, got, ordered)
         if found is not None:
             raised = got.get("raised") if isinstance(got, Mapping) else None
-            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, java, built, seen), raised)
+            rows = _rows(case, java, built, seen)
+            problem = found[0] + _drift_note(release, answer, got, rows[-1])
+            return StepMismatch(case.id, run, index, problem, found[1], rows, raised)
         if last is not None and index >= last:
             return None  # Java's later answers depend on which way its tie went
     return None
+
+
+#: the one release whose ``pickOneAtLeast`` reads the fault table's order (4.7.1 shuffles it first)
+_ORDERED = (4, 9, 8)
+
+
+def _release_of(run: str, answers: Answers) -> tuple[int, int, int] | None:
+    """The release whose answers ``run`` names: the run itself, or (a generated case) the
+    release of the reference port that answered; ``None`` for no one known release."""
+    named = [run] if run in RELEASES else [name for name in answers.runs if name in RELEASES]
+    return parse_release(named[0]) if len(named) == 1 else None
+
+
+def _drift_note(release: tuple[int, int, int] | None, answer: Any, got: Any, row: Row) -> str:
+    """For a stored counter that is not Java's: when the difference shows in a pick (the list
+    as the select left it); ``""`` for any other divergence."""
+    java = answer.get("expect") if isinstance(answer, Mapping) else None
+    if release is None or not isinstance(java, Mapping) or not isinstance(got, Mapping) or "queue" not in java:
+        return ""
+    want, stored = java.get("storedIndexAfter"), got.get("storedIndexAfter")
+    if type(want) is not int or type(stored) is not int or stored == want or not _same(got.get("queue"), java["queue"]):
+        return ""
+    queues = list(row.queues)
+    for position, broker, queue_id in java.get("listMutated") or ():
+        if 0 <= position < len(queues):
+            queues[position] = (broker, queue_id)
+    return f": {when_it_shows(release, want, stored, queues)}"
 
 
 def _answers(answers: Answers) -> tuple[Any, ...]:
@@ -598,7 +634,7 @@ def _agrees(step: Mapping[str, Any], answer: Any, got: Any) -> bool:
           or type(java_queue[0]) is not str or type(queue[1]) is not int or type(java_queue[1]) is not int):
         return False
     worst = got.get("worstIndexAfter")
-    return (_same_number(got.get("listIndex"), java["listIndex"]) and _same_number(got.get("storedIndexAfter"), java.get("storedIndexAfter"))
+    return (_same_number(got.get("storedIndexAfter"), java.get("storedIndexAfter"))
             and (worst is None or "worstIndexAfter" not in java or _same_number(worst, java["worstIndexAfter"])))
 
 

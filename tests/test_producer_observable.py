@@ -1,0 +1,110 @@
+"""What Java can observe of a fault strategy, held by twins of the port (tests/producer_twins.py):
+each passes or fails the golden replay as its rule says, and a counter drift says when it shows."""
+
+import re
+from functools import cache
+from pathlib import Path
+
+import producer_twins
+import pytest
+from producer_twins import TWINS
+
+from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.kinds.producer.drift import next_value, parting_length, when_it_shows
+from pytest_rmq_conformance.kinds.producer.trace import replay_trace
+
+Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
+
+
+@cache
+def traces():
+    return load_golden(golden_dir() / "producer", validate=False).by_strategy("FAULT_STRATEGY")
+
+
+def divergences(name, release):
+    twin = getattr(producer_twins, name.split("@")[0])
+    found = (replay_trace(lambda clock: twin(clock=clock, version=release), case, release) for case in traces())
+    return [m for m in found if m is not None]
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name, release", [(name, release) for name, (releases, _) in TWINS.items() for release in releases])
+def test_each_twin_passes_or_fails_as_its_rule_says(name, release):
+    wanted = TWINS[name][1]
+    found = divergences(name, release)
+    assert {m.divergence_class for m in found} == wanted, [str(m) for m in found[:5]]
+    if name == "OffsetCounter" and release == "5.3.3":  # another queue only where the counter passes the int's end
+        # (4.x's fallback also takes a queue id modulo a broker's writeQueueNums: another length)
+        wrapping = {case.id for case in traces() if case.category == "counter-wrap" or "near-wrap" in case.flags}
+        assert {m.case_id for m in found if m.divergence_class == "wrong-queues"} <= wrapping
+
+
+@pytest.mark.parametrize("release", ["4.7.1", "5.3.3"])
+def test_an_equal_copy_of_the_queue_is_the_queue(release):
+    """Item 3: the 5.3.3 port answering equal copies failed 714 of the 736 traces as wrong queues."""
+    case = next(case for case in traces() if case.id.startswith("pub-FAULT_STRATEGY-0001-"))
+    assert replay_trace(lambda clock: producer_twins.EqualCopy(clock=clock, version=release), case, release) is None
+
+
+def test_the_fault_tables_order_counts_only_at_4_9_8():
+    """Item 2: a table listed by broker name failed 9 detector traces at 5.3.3 as counter drift."""
+    detecting = [case for case in traces() if any(step["op"] == "detect" for step in case.steps)]
+    assert len(detecting) >= 9
+    for case in detecting:
+        assert replay_trace(lambda clock: producer_twins.SortedTable(clock=clock, version="5.3.3"), case, "5.3.3") is None, case.id
+    case = next(case for case in detecting if case.id.startswith("pub-FAULT_STRATEGY-0428-"))
+    at_498 = replay_trace(lambda clock: producer_twins.SortedTable(clock=clock, version="4.9.8"), case, "4.9.8")
+    assert at_498 is not None and at_498.divergence_class == "counter-drift" and "(in Java's map order)" in at_498.problem
+
+
+def test_a_counter_drift_says_when_it_shows():
+    """Item 12: the next pick on the route, the first list length on which the two part, the wrap."""
+    case = next(case for case in traces() if case.id.startswith("pub-FAULT_STRATEGY-0001-"))
+    found = replay_trace(lambda clock: producer_twins.OffsetCounter(clock=clock, version="5.3.3"), case, "5.3.3")
+    assert found is not None and found.divergence_class == "counter-drift" and found.index == 0
+    assert found.problem == (
+        "stored counter 17, Java's 11: the next step on this list of 6 picks Java's position 0 (A/0); "
+        "they part first on a list of 4; on this list only at the wrap, 2147483631 counter steps from here"
+    )
+
+
+@pytest.mark.parametrize("release", [(4, 7, 1), (4, 9, 8), (5, 3, 3)])
+def test_the_next_value_is_the_releases(release):
+    assert next_value(release, 10) == 11
+    assert next_value(release, 2**31 - 1) == 0  # past the end: 4.7.1 clamps Math.abs(MIN_VALUE), later releases mask
+    if release >= (4, 9, 8):
+        assert next_value(release, -5) == 2**31 - 4
+
+
+def test_when_a_drift_shows():
+    queues = [("A", 0), ("A", 1), ("B", 0)]
+    release = (5, 3, 3)
+    assert parting_length(12, 18) == 4 and parting_length(5, 5) is None
+    assert when_it_shows(release, 11, 12, queues) == "the next step on this list of 3 differs: position 1 (A/1), Java's 0 (A/0)"
+    assert when_it_shows(release, 3, 2**32 + 3, queues).startswith("4294967299 is Java's 3 modulo 2^32 but no Java int")
+    assert when_it_shows(release, 5, 5 - 2**31, queues).endswith("the stored ints differ by 2^31")
+    four = [("A", i) for i in range(4)]
+    assert when_it_shows(release, 1, 9, four).endswith("on this list never (its length divides 2^31)")
+    assert when_it_shows(release, 2**31 - 10, 2**31 - 7, queues).endswith("on this list only at the wrap, 7 counter steps from here")
+
+
+def test_a_drift_report_through_the_plugin_says_when_it_shows(pytester):
+    """The README's counter-drift report is what the suite prints for the offset twin."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"part only at the wrap:\n\n```\n(.*?)\n```", readme, re.DOTALL)
+    assert shown is not None, "the README lost its counter-drift report"
+    pytester.makepyfile(twins=Path(producer_twins.__file__).read_text())
+    result = pytester.runpytest(*Q, "--rmq-strategy=twins:OffsetCounter", "-k", "pub-FAULT_STRATEGY-0001-")
+    assert result.ret == 1
+    assert shown.group(1) in result.stdout.str()
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", ["EqualCopy", "SortedTable", "UnboundedCounter"])
+def test_a_twin_that_differs_unobservably_passes_the_generated_checks(pytester, name):
+    """Built as a user's class (``clock=`` only), a twin is 5.3.3's port."""
+    pytester.makepyfile(twins=Path(producer_twins.__file__).read_text())
+    result = pytester.runpytest("-p", "no:cacheprovider", f"--rmq-strategy=twins:{name}", "--rmq-checks=invariants,reference",
+                                "--rmq-examples=15", "--rmq-seed=1")
+    assert result.ret == 0, result.stdout.str()
