@@ -71,6 +71,16 @@ def test_calls_answered_not_run_make_the_case_not_run_never_passed():
     assert subject.harness.faults == 0
 
 
+def test_a_matrix_cell_of_cases_not_run_says_why():
+    from pytest_rmq_conformance.matrix.cells import _Cell
+
+    cell = _Cell("SELECTOR_HASH", "5.3.3")
+    cell.golden(_ask(_twin_harness("not-run"), LONG_LIST_CASE), Settings())
+    shown = cell.as_json()
+    assert (shown["status"], shown["golden"]["notRun"]) == ("not-run", 1)
+    assert shown["reason"].startswith("1 case(s) not run, the first: call 8 (n=65537) of 9, answered notRun by the harness")
+
+
 def test_a_wrong_queue_on_a_call_that_was_made_fails_the_case_beside_calls_not_run():
     outcome = _ask(_twin_harness("not-run-wrong"), LONG_LIST_CASE)
     assert not outcome.not_run and outcome.skipped is None
