@@ -4,12 +4,12 @@ Imported, the fault strategies without latency fault tolerance: :class:`NoLatenc
 is the port's round robin alone (it differs from Java only where latency is on, which it
 declares it never is); :class:`NoLatencyToleranceOneAhead` also picks one queue past Java's.
 
-Run as ``python producer_protocol_twins.py MODE``, a harness that answers as the built-in one
-serving the reference ports, and then changes one thing, per ``MODE``:
+Run as ``python producer_protocol_twins.py MODE [LONGEST]``, a harness that answers as the
+built-in one serving the reference ports, and then changes one thing, per ``MODE``:
 
-- ``not-run``: a select call over more than 65,536 queues is answered ``notRun``;
-- ``not-run-wrong``: the same, and the first call it makes over two queues or more answers the
-  next position;
+- ``not-run``: a select call over more than ``LONGEST`` queues (65,536) is answered ``notRun``;
+- ``not-run-wrong``: the same, and in a request with a call not made, the first call it makes
+  over two queues or more answers the next position;
 - ``wide-item``: the first fault item it reports starts at 2^64 - 1 (a Rust ``u64``);
 - ``wide-counter``: the first stored counter it reports is Java's plus 2^32 (one that never wraps);
 - ``no-latency``: its hello says ``"latencyFaultTolerance": false``, and it writes garbage in
@@ -62,12 +62,12 @@ def _turns_latency_on(request):
     return request["params"]["sendLatencyFaultEnable"] or any(s["op"] == "set_latency" and s["enable"] for s in request["steps"])
 
 
-def _changed(mode, request, answer):
+def _changed(mode, request, answer, longest):
     """``answer``, the built-in harness's, with the change ``mode`` makes."""
     if mode.startswith("not-run") and request["cmd"] == "select":
-        wrong = mode == "not-run-wrong"
+        wrong = mode == "not-run-wrong" and max(request["queueCounts"]) > longest  # only beside a call not made
         for item, count in zip(answer["answers"], request["queueCounts"]):
-            if count > LONGEST:
+            if count > longest:
                 item.clear()
                 item["notRun"] = f"this client cannot build a list of {count} queues"
             elif wrong and count >= 2 and isinstance(item.get("index"), int):
@@ -86,7 +86,7 @@ def _changed(mode, request, answer):
 def main(argv):
     from pytest_rmq_conformance.harness import Server
 
-    mode = argv[0]
+    mode, longest = argv[0], int(argv[1]) if len(argv) > 1 else LONGEST
     server = Server(["FAULT_STRATEGY", "SELECTOR_HASH"], f"twin {mode}")
     for line in sys.stdin:
         request = json.loads(line)
@@ -99,7 +99,7 @@ def main(argv):
         if request["cmd"] == "hello" and mode == "no-latency":
             answer["latencyFaultTolerance"] = False
         elif request["cmd"] != "hello":
-            answer = _changed(mode, request, answer)
+            answer = _changed(mode, request, answer, longest)
         print(json.dumps(answer), flush=True)
 
 

@@ -87,6 +87,21 @@ def test_a_wrong_queue_on_a_call_that_was_made_fails_the_case_beside_calls_not_r
     assert outcome.divergence_class == WRONG_QUEUES, outcome
 
 
+@pytest.mark.parametrize("mode, passes", [("not-run", True), ("not-run-wrong", False)])
+def test_a_generated_example_with_calls_not_run_does_not_count_and_a_wrong_queue_beside_them_fails(mode, passes):
+    """Seed 1, calls over more than 16 queues not made: the check judges the rest."""
+    subject = _subject(f"exec:{sys.executable} {TWINS} {mode} 16", examples=20, shrink_time=1.0).for_family("SELECTOR_HASH")
+    check = reference_check(subject)
+    try:
+        result = check_examples(subject, check.examples, check.body, explicit=check.explicit)
+    finally:
+        subject.harness.stop()
+    assert (result.report is None) == passes, result.report
+    assert subject.harness.faults == 0
+    if not passes:
+        assert check.classify() == WRONG_QUEUES
+
+
 def test_a_not_run_case_is_counted_and_shown_in_the_summary(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=golden", f"--rmq-strategy=exec:{sys.executable} {TWINS} not-run",
                                 f"--rmq-case={LONG_LIST_CASE}", "-rs")
