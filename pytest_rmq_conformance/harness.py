@@ -61,6 +61,13 @@ class Server:
         return self._subjects[key]
 
     def hello(self) -> dict[str, Any]:
+        """Who serves, and what each kind declares of the strategies served (``hello_fields``)."""
+        declared: dict[str, Any] = {}
+        for spec in self.specs:
+            subject = self._subject(spec, DEFAULT_RELEASE)
+            fields = getattr(subject.kind, "hello_fields", None)
+            if fields is not None and subject.source is not None and subject.source.probed is not None:
+                declared.update(fields(subject.source.probed))
         return {
             "protocol": VERSION,
             "implementation": {
@@ -70,6 +77,7 @@ class Server:
             },
             "strategies": list(self.families),
             "sort": True,
+            **declared,
         }
 
     def build(self, family: str, params: Mapping[str, Any], release: str) -> Any:

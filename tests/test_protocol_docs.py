@@ -70,3 +70,21 @@ def test_the_nullable_fields_and_time_limits_are_documented_as_the_code_has_them
     assert all(f"`{name}`" in documented for name in nullable) and "`callers`" in documented
     assert f"{STARTUP_SECONDS:g} s, or\n  twice `--rmq-timeout`" in text
     assert "Flush after every answer" in text
+
+
+def _row(text: str, command: str) -> str:
+    """The protocol table's row of ``command``."""
+    found = re.search(rf"^\| `{command}`: .*$", text, re.MULTILINE)
+    assert found is not None, f"the README's protocol table lost its {command} row"
+    return found.group(0)
+
+
+def test_the_table_names_every_field_of_the_hello_answer_and_every_kind_of_select_answer():
+    text = README.read_text(encoding="utf-8")
+    schemas = README.parent / "schemas"
+    hello = json.loads((schemas / "protocol-hello-response.schema.json").read_text())
+    assert [name for name in hello["properties"] if f'"{name}"' not in _row(text, "hello")] == []
+    select = json.loads((schemas / "protocol-select-response.schema.json").read_text())
+    variants = select["oneOf"][0]["properties"]["answers"]["items"]["oneOf"]
+    keys = [variant["required"][0] for variant in variants]
+    assert "notRun" in keys and [key for key in keys if f'"{key}"' not in _row(text, "select")] == []

@@ -89,7 +89,8 @@ class Kind(Protocol):
     Optional attributes: ``compared`` (how its answers are compared, for the report header;
     by default as sets or lists, per ``--rmq-strict-order``), ``other_methods`` (more methods
     that make an object one of its strategies), ``lazy_keys`` (parts of a golden line kept as
-    text until a case replays them)."""
+    text until a case replays them), ``hello_fields(strategy)`` (what the built-in harness's hello
+    says of a strategy it serves, as a harness of another language declares it)."""
 
     #: short name, used in records and protocol messages (``allocation``)
     name: str

@@ -72,6 +72,7 @@ class _Cell:
     def __init__(self, family: str, release: str):
         self.family, self.release = family, release
         self.cases = self.passed = self.not_implemented = self.not_run = 0
+        self.not_run_reason = ""  # the first case's not run said why
         self.classes: Counter[str] = Counter()
         self.first: dict[str, Any] | None = None
         self.generated: dict[str, Any] = {"status": "not-run", "reason": "not asked for"}
@@ -85,6 +86,7 @@ class _Cell:
                 self.not_implemented += 1
             else:
                 self.not_run += 1
+                self.not_run_reason = self.not_run_reason or outcome.skipped.removeprefix("not run: ")
             return
         found = outcome.divergence_class
         if found is None:
@@ -110,7 +112,7 @@ class _Cell:
             elif impact is not None:
                 status = "differs"
             elif self.not_run:
-                status, reason = "not-run", f"{self.not_run} case(s) not run: the harness was given up"
+                status, reason = "not-run", f"{self.not_run} case(s) not run, the first: {self.not_run_reason}"
             else:
                 status = "pass"
         first = self.first

@@ -75,7 +75,7 @@ def _kind(cell: dict[str, Any]) -> str:
 
 def _cell_text(cell: dict[str, Any]) -> str:
     """A cell in a few words, after its mark: pass, N of M cases differ: impact, not implemented;
-    and the cases that did not run (the harness was given up), whatever else it says."""
+    and the cases that did not run (the harness was given up, or did not make their calls), whatever else it says."""
     status = cell["status"]
     golden = cell["golden"]
     not_run = golden["notRun"]

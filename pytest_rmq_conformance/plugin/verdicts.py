@@ -7,7 +7,8 @@
     rmq_rerun       the command line that reruns one golden case or replays one generated check
     rmq_class       a failing golden case: how bad it is (``engine.divergence``: wrong-queues, fault,
                     error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault,
-                    fault; a skipped test: not-run (the harness was given up before it was asked)
+                    fault; a skipped test: not-run (the harness was given up before it was asked, or
+                    answered some calls notRun)
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
     rmq_note        a generated check that passed on fewer examples than asked for: why
 """
@@ -101,7 +102,8 @@ def user_traceback(exc: BaseException, config) -> str | None:
 
 
 def skip_not_run(request, reason: str) -> None:
-    """Skip the running test as *not run*: the harness was given up before it could be asked."""
+    """Skip the running test as *not run*: the harness was given up before it could be asked, or
+    did not make some of its calls."""
     _properties(request, **{"class": "not-run", "cause": reason})
     pytest.skip(reason)
 

@@ -52,7 +52,7 @@ class CaseOutcome:
     mismatches: tuple[Any, ...] = ()
     error: str | None = None
     skipped: str | None = None  # not implemented by a harness, or not run once it was given up
-    not_run: bool = False  # skipped because the harness was given up
+    not_run: bool = False  # skipped because the harness was given up, or did not make some of its calls
     impact: str | None = None
 
     @property

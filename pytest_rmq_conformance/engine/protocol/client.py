@@ -9,7 +9,7 @@ which builds every request. Two belong to every harness::
 
     {"cmd": "hello", "protocol": 1}
         -> {"protocol": 1, "implementation": {"name", "language", "version", "homepage"?},
-            "strategies": [family, ...], "sort": bool}
+            "strategies": [family, ...], "sort": bool, "indexOffsets"?, "latencyFaultTolerance"?}
     {"cmd": "bye"}
 
 and each kind of strategy adds its own requests (consumer allocation's ``allocate`` and
@@ -97,6 +97,8 @@ class Hello:
     sort: bool
     #: per family, how the harness's round-robin index relates to Java's (``indexOffsets``)
     index_offsets: Mapping[str, int] = field(default_factory=dict)
+    #: ``False``: its fault strategy has no latency fault tolerance (``latencyFaultTolerance``)
+    latency_fault_tolerance: bool = True
 
     def describe(self) -> str:
         return f"{self.name} {self.version} ({self.language})"
@@ -320,6 +322,8 @@ class Harness:
             isinstance(k, str) and type(v) is int for k, v in message.get("indexOffsets", {}).items()
         ):
             problem = "gave indexOffsets that are not {family: integer}"
+        elif not isinstance(message.get("latencyFaultTolerance", True), bool):
+            problem = "gave a latencyFaultTolerance that is not true or false"
         if problem is not None:
             self._fault(process, f"answered hello with {quote(line.decode('utf-8', 'replace').strip())}: it {problem}")
         assert isinstance(implementation, dict) and isinstance(strategies, list)
@@ -332,6 +336,7 @@ class Harness:
             tuple(strategies),
             message["sort"],
             dict(message.get("indexOffsets", {})),
+            message.get("latencyFaultTolerance", True),
         )
 
     # -- requests ------------------------------------------------------------

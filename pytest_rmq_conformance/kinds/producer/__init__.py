@@ -67,10 +67,22 @@ class ProducerSelection:
         return parse_case(data, where, runs)
 
     def check_strategy(self, spec: str, name: str, strategy: Any) -> None:
-        """A strategy of a producer family must have that family's methods."""
+        """A strategy of a producer family must have that family's methods, and declare its
+        latency fault tolerance, if it does, as a bool."""
+        from pytest_rmq_conformance.kinds.producer.declared import LATENCY_ATTRIBUTE
+
         missing = [method for method in _METHODS.get(name, ()) if not callable(getattr(strategy, method, None))]
         if missing:
             raise SpecError(f"--rmq-strategy={spec}: the {name} strategy has no {', '.join(m + '()' for m in missing)}")
+        declared = getattr(strategy, LATENCY_ATTRIBUTE, True)
+        if type(declared) is not bool:
+            raise SpecError(f"--rmq-strategy={spec}: {LATENCY_ATTRIBUTE} is {declared!r}, not True or False")
+
+    def hello_fields(self, strategy: Any) -> dict[str, Any]:
+        """A fault strategy without latency fault tolerance says so in the built-in harness's hello."""
+        from pytest_rmq_conformance.kinds.producer.declared import LATENCY_ATTRIBUTE
+
+        return {"latencyFaultTolerance": False} if getattr(strategy, LATENCY_ATTRIBUTE, True) is False else {}
 
     def replay(self, subject: Any, case: Any, run: Any) -> Any:
         from pytest_rmq_conformance.kinds.producer.golden import replay

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, RawJSON, Run, check_runs
 
-__all__ = ["TraceCase", "SelectorCase", "Answers", "StepAnswers", "parse_case"]
+__all__ = ["TraceCase", "SelectorCase", "Answers", "StepAnswers", "NotRun", "parse_case"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,13 @@ class TraceCase(_Case):
     route: Mapping[str, Any] = field(default_factory=dict)
     initial: Mapping[str, Any] = field(default_factory=dict)
     steps: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class NotRun:
+    """A selector call a harness did not make (``{"notRun": reason}``): never judged, never passed."""
+
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -99,13 +99,14 @@ def _distinct_latencies(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @st.composite
-def traces(draw, version: str) -> TraceCase:
-    """One fault-strategy trace at ``version`` (its answers to be asked of a strategy)."""
+def traces(draw, version: str, latency: bool = True) -> TraceCase:
+    """One fault-strategy trace at ``version`` (its answers to be asked of a strategy); with
+    ``latency`` false, one that never turns latency fault tolerance on."""
     route = draw(_route(True))
     brokers = [name for name, _, _ in route["queueDatas"]] + ["broker-x"]  # one broker outside the route
     custom = draw(st.integers(0, 7)) == 0
     params = {
-        "sendLatencyFaultEnable": draw(st.booleans()),
+        "sendLatencyFaultEnable": draw(st.booleans()) and latency,
         "latencyMax": [0, 100, 500] if custom else None,
         "notAvailableDuration": [1000, 10000, 100000] if custom else None,
     }
@@ -117,6 +118,8 @@ def traces(draw, version: str) -> TraceCase:
         "worstIndexSeed": draw(st.integers(0, 99)),
     }
     steps = _distinct_latencies(draw(st.lists(_step(version, brokers), min_size=8, max_size=_MAX_STEPS)))
+    if not latency:
+        steps = [{**step, "enable": False} if step["op"] == "set_latency" else step for step in steps]
     return TraceCase(
         id="generated", strategy="FAULT_STRATEGY", params=params, category="generated", flags=(), expect=(),
         topic="TopicTest", route=route, initial=initial, steps=tuple(steps),

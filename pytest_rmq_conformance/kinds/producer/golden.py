@@ -8,29 +8,49 @@ is the case's outcome.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine.golden.cases import CaseOutcome
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
-from pytest_rmq_conformance.kinds.producer.cases import TraceCase
+from pytest_rmq_conformance.kinds.producer.cases import NotRun, SelectorCase, TraceCase
+from pytest_rmq_conformance.kinds.producer.declared import latency_fault_tolerance, turns_latency_on, without_latency
 from pytest_rmq_conformance.kinds.producer.trace import compare_selector, compare_trace, replay_selector, replay_trace
 
 if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.golden.data import Run
     from pytest_rmq_conformance.engine.loading.subject import Subject
 
-__all__ = ["replay", "judge"]
+__all__ = ["replay", "judge", "calls_not_run", "CALLS_NOT_RUN"]
+
+#: how the reason of a case whose calls a harness did not all make begins
+CALLS_NOT_RUN = "not run: call"
 
 
 def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
     """Ask ``case`` of ``subject`` and compare its answers with Java's of ``run``; a
-    ``SELECTOR_RANDOM`` case only of a strategy that claims ``java-random``."""
+    ``SELECTOR_RANDOM`` case only of a strategy that claims ``java-random``, a trace that turns
+    latency on only of one that has latency fault tolerance."""
+    if isinstance(case, TraceCase) and turns_latency_on(case) and not latency_fault_tolerance(subject):
+        return CaseOutcome(case, run.id, subject.name, skipped=without_latency(subject))
     if case.strategy == "SELECTOR_RANDOM":
         held = subject.for_family(case.strategy) if subject.harness is not None else subject  # a harness: per family
         if "java-random" not in held.properties:
             why = f"{subject.name} does not claim java-random ({held.properties_origin}): judged by the spread check"
             return CaseOutcome(case, run.id, subject.name, skipped=why)
     return judge(subject, case, run.id)
+
+
+def calls_not_run(case: SelectorCase, answers: Sequence[Any]) -> str | None:
+    """Why ``case`` is not run, when a harness answered some of its calls ``notRun`` and the
+    others as Java did (``None``: it made every call)."""
+    unmade = [(index, count, got.reason) for index, (count, got) in enumerate(zip(case.queue_counts, answers)) if isinstance(got, NotRun)]
+    if not unmade:
+        return None
+    calls = ", ".join(f"{index} (n={count})" for index, count, _ in unmade)
+    reasons = "; ".join(dict.fromkeys(reason for _, _, reason in unmade))
+    agreed = f"; the other {len(answers) - len(unmade)} agree with Java" if len(unmade) < len(answers) else ""
+    return f"{CALLS_NOT_RUN}{'s' if len(unmade) > 1 else ''} {calls} of {len(answers)}, answered notRun by the harness: {reasons}{agreed}"
 
 
 def judge(subject: Subject, case: Any, run: str) -> CaseOutcome:
@@ -47,7 +67,11 @@ def judge(subject: Subject, case: Any, run: str) -> CaseOutcome:
                 publish, observations = trace(harness, case, subject.settings.version)
                 mismatch = compare_trace(case, run, publish, observations)
             else:
-                mismatch = compare_selector(case, run, select(harness, case, subject.settings.version))
+                answers = select(harness, case, subject.settings.version)
+                mismatch = compare_selector(case, run, answers)
+                unmade = None if mismatch is not None else calls_not_run(case, answers)
+                if unmade is not None:
+                    return CaseOutcome(case, run, subject.name, skipped=unmade, not_run=True)
         except Unsupported as exc:
             return CaseOutcome(case, run, subject.name, skipped=f"not implemented: {exc}")
         except HarnessGaveUp as exc:

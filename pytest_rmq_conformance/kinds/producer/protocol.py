@@ -6,7 +6,7 @@ Declared in ``schemas/protocol-trace-*.schema.json`` and ``protocol-select-*``::
      "initial", "steps"}
         -> {"id", "publishList": [[broker, queueId], ...], "outcomes": [per step: null | {...}]}
     {"cmd": "select", "id", "strategy", "params", "release", "arg", "queueCounts"}
-        -> {"id", "answers": [{"index": i} | {"error": "illegal-argument" | "other", "message"}, ...]}
+        -> {"id", "answers": [{"index": i} | {"error": "illegal-argument" | "other", "message"} | {"notRun": reason}, ...]}
 
 A whole trace travels in one request, since a fault strategy's answers depend on every step
 before; the harness reports what it observed after each step, in the golden files'
@@ -22,7 +22,7 @@ from typing import Any
 
 from pytest_rmq_conformance.engine.protocol.client import Harness, HarnessError, quote
 from pytest_rmq_conformance.engine.protocol.messages import problems
-from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
+from pytest_rmq_conformance.kinds.producer.cases import NotRun, SelectorCase, TraceCase
 from pytest_rmq_conformance.kinds.producer.trace import Fault, observe_selector, observe_trace
 
 __all__ = ["trace", "select", "serve"]
@@ -95,7 +95,7 @@ def trace(harness: Harness, case: TraceCase, release: str) -> tuple[list[tuple[s
 
 def select(harness: Harness, case: SelectorCase, release: str) -> list[Any]:
     """The harness selector's answer to every call of ``case``: a position in the list given
-    (``None``: not an element) or the exception an error stands for."""
+    (``None``: not an element), the exception an error stands for, or :class:`NotRun`."""
     answer = harness.request(
         {
             "cmd": "select",
@@ -117,8 +117,10 @@ def select(harness: Harness, case: SelectorCase, release: str) -> list[Any]:
             out.append(item["index"])
         elif isinstance(item, dict) and "error" in item:
             out.append(_raised(harness, item, f"answer {index}"))
+        elif isinstance(item, dict) and set(item) == {"notRun"} and isinstance(item["notRun"], str) and item["notRun"]:
+            out.append(NotRun(item["notRun"]))
         else:
-            harness.fault_in_flight(f"gave answer {index} as {quote(json.dumps(item))}, not {{index}} or {{error}}")
+            harness.fault_in_flight(f"gave answer {index} as {quote(json.dumps(item))}, not {{index}}, {{error}} or {{notRun}}")
     return out
 
 
