@@ -98,6 +98,15 @@ MUTANTS = {
     "NoErrorWhenEmpty": ("SUBSCRIBE_ROUND_ROBIN", ERROR_BEHAVIOUR),
     "NewIndexOnUpdate": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
     "CopiesQueues": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+    "NeverWraps": ("SUBSCRIBE_ROUND_ROBIN", COUNTER_DRIFT),
+    "AddressesInAnyOrder": ("PUBLISH_ROUND_ROBIN", WRONG_QUEUES),
+}
+
+#: twins of the reference port that differ from it only in what Java cannot observe -> their family
+PASSING_TWINS = {
+    "IncrementFirstDeclared": "SUBSCRIBE_ROUND_ROBIN",  # its counter, read back less its declared offset, is Java's int
+    "EqualCopies": "SUBSCRIBE_ROUND_ROBIN",  # an equal copy of the route's queue, not the object itself
+    "ExcludedInAnotherOrder": "PUBLISH_ROUND_ROBIN",  # the excluded endpoints in another order
 }
 
 
@@ -132,7 +141,60 @@ GENERATED_MUTANTS = {
 def test_every_mutant_is_named_in_a_table():
     defined = {name for name, value in vars(grpc_mutants).items() if isinstance(value, type) and not name.startswith("_")
                and value.__module__ == grpc_mutants.__name__}
-    assert defined - {"IncrementFirstDeclared"} == set(MUTANTS) | set(GENERATED_MUTANTS)
+    assert defined - set(PASSING_TWINS) == set(MUTANTS) | set(GENERATED_MUTANTS)
+
+
+def _play(name, case_id):
+    balancer = getattr(grpc_mutants, name)
+    (case,) = [case for case in GOLDEN.cases if case.id == case_id]
+    return replay(lambda route, index: balancer(route=route, index=index), case, RUN, getattr(balancer, "rmq_index_offset", 0))
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", sorted(PASSING_TWINS))
+def test_a_twin_that_differs_only_in_what_java_cannot_observe_passes_every_vector(name):
+    twin = getattr(grpc_mutants, name)
+    offset = getattr(twin, "rmq_index_offset", 0)
+    cases = GOLDEN.by_strategy(PASSING_TWINS[name])
+    assert [m for m in (replay(lambda route, index: twin(route=route, index=index), case, RUN, offset) for case in cases) if m] == []
+
+
+def test_a_counter_equal_to_javas_only_modulo_2_32_is_counter_drift_saying_when_it_shows():
+    """Java's counter has wrapped to -2^31; a never-wrapping one, declared one behind, stands at
+    2^31 - 1: read back less its offset, 2^31, not Java's int. Its next take on these 6 kept queues
+    reads 2^31 mod 6 = 2 where Java's IntMath.mod(-2^31, 6) = 4, and on 3 queues they part first."""
+    case_id = "grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
+    drift = _play("NeverWraps", case_id)
+    assert drift is not None and drift.divergence_class == COUNTER_DRIFT and drift.step == 3
+    assert drift.problem == ("index 2147483648 after the steps (its 2147483647 less its offset -1), Java's -2147483648: "
+                             "beyond the int range (equal modulo 2^32 only); the next take on this route (6 kept) starts at "
+                             "queue 2, not 4, and they first part on a route of 3 kept queues")
+    assert _play("IncrementFirstDeclared", case_id) is None  # Java's less one, exactly: -2^31 - 1
+
+
+def test_a_counter_drift_that_the_next_take_hides_says_where_it_shows():
+    from pytest_rmq_conformance.kinds.grpc.play import counter_drift
+
+    java = {"filtered": [0, 1, 2, 3], "steps": [{"queue": 1}, {"filtered": [0, 2]}], "indexAfter": 5}
+    assert counter_drift(java, 9) == ("index 9 after the steps, Java's 5: a different int; the next take on this route (2 kept) "
+                                      "agrees (queue 2); they first part on a route of 3 kept queues")
+
+
+def test_an_equal_copy_of_a_route_entry_is_the_same_answer_and_another_queue_is_not():
+    alike = "grpc-pub-SUBSCRIBE_ROUND_ROBIN-0294-small"  # its route holds two equal entries
+    (case,) = [case for case in GOLDEN.cases if case.id == alike]
+    assert len({json.dumps(q, sort_keys=True) for q in case.route}) < len(case.route)
+    assert _play("EqualCopies", alike) is None
+    assert _play("CopiesQueues", alike).divergence_class == WRONG_QUEUES
+
+
+def test_excluded_endpoints_are_a_set_of_address_lists_in_order():
+    """Java's excluded endpoints are a HashSet (order unread); Endpoints.equals reads the addresses in order."""
+    reordered = [case for case in GOLDEN.by_strategy("PUBLISH_ROUND_ROBIN") if "excluded-reordered-addresses" in case.flags]
+    caught = [m for m in (_play("AddressesInAnyOrder", case.id) for case in reordered) if m is not None]
+    assert caught and {m.divergence_class for m in caught} == {WRONG_QUEUES}
+    several = [case for case in reordered if any(len(step.get("excluded", ())) > 1 for step in case.steps)]
+    assert several and [_play("ExcludedInAnotherOrder", case.id) for case in several] == [None] * len(several)
 
 
 @pytest.mark.once
