@@ -349,3 +349,27 @@ def test_the_import_refuses_two_provenances_naming_the_line(tmp_path):
     (tmp_path / "GROUP_HASH.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     with pytest.raises(GoldenDataError, match=r"GROUP_HASH.jsonl:2 .*provenance .* differs"):
         import_vectors(tmp_path, tmp_path / "out")
+
+
+def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
+    """A step wraps rather than being cut, so excluded endpoints that differ from a broker's only in
+    order, and a count of 0, can be read; the endpoints line shows each broker's, in order."""
+    from pytest_rmq_conformance.kinds.grpc.play import Mismatch
+    from pytest_rmq_conformance.kinds.grpc.reports import balancer_lines
+
+    reordered = "grpc-pub-PUBLISH_ROUND_ROBIN-0292-small"
+    (case,) = [case for case in GOLDEN.cases if case.id == reordered]
+    lines = balancer_lines(case, case.answers_for(RUN), _play("AddressesInAnyOrder", reordered))
+    assert lines[3:5] == ["    endpoints: broker-a IPv4:10.0.0.1:8081,10.0.0.2:8081; broker-b IPv4:10.0.1.1:10911; broker-c",
+                          "       DOMAIN_NAME:broker-0-2.rmq.example:8080; broker-d DOMAIN_NAME:broker-0-3.rmq.example:8080"]
+    assert lines[-2:] == ["       0  take_message_queues(excluded=[IPv4:10.0.0.2:8081,             Java queues [1, 5, 12]       strategy queues [5, 12]",
+                          "          10.0.0.1:8081], count=5)"]
+    nothing = "grpc-pub-PUBLISH_ROUND_ROBIN-0005-small"  # takes count 0 past two excluded endpoints
+    (case,) = [case for case in GOLDEN.cases if case.id == nothing]
+    java = case.answers_for(RUN)
+    lines = balancer_lines(case, java, Mismatch(case.id, RUN, 0, "", WRONG_QUEUES, None, {"outcomes": [{"queues": [0]}]}))
+    step = [line for line in lines if line.startswith(("       0  ", "          "))]
+    assert step[-1].endswith(", count=0)") and "strategy queues [0]" in step[0]
+    assert "".join(line[10:].split("  Java ")[0].rstrip() if i == 0 else line[10:] for i, line in enumerate(step)) == (
+        "take_message_queues(excluded=[IPv6:[fd00::0:2]:8081, IPv4:10.2.1.1:10911, IPv4:10.0.2.1:8081, IPv4:10.1.2.1:10911, "
+        "IPv4:10.0.0.1:10911,10.0.0.2:8081, DOMAIN_NAME:broker-1-0.rmq.example:8080], count=0)")
