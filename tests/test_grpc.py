@@ -373,3 +373,9 @@ def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
     assert "".join(line[10:].split("  Java ")[0].rstrip() if i == 0 else line[10:] for i, line in enumerate(step)) == (
         "take_message_queues(excluded=[IPv6:[fd00::0:2]:8081, IPv4:10.2.1.1:10911, IPv4:10.0.2.1:8081, IPv4:10.1.2.1:10911, "
         "IPv4:10.0.0.1:10911,10.0.0.2:8081, DOMAIN_NAME:broker-1-0.rmq.example:8080], count=0)")
+
+
+def test_the_header_names_the_java_client_the_vectors_come_from(pytester):
+    result = pytester.runpytest(*Q, "--rmq-strategy=GROUP_HASH", "--co")
+    result.stdout.fnmatch_lines(["rmq-conformance: rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3 (default), charset UTF-8, "
+                                 "answers compared call by call*"])

@@ -40,7 +40,7 @@ def header_lines(state) -> list[str]:
         order = "lists (strict order)" if settings.strict_order else "sets"
         limit = f"{settings.timeout:g} s per call" if settings.timeout else "no time limit"
         lines.append(
-            f"RocketMQ {settings.version} ({settings.version_origin}), charset {settings.charset}, "
+            f"{golden.java_label()} ({settings.version_origin}), charset {settings.charset}, "
             f"answers compared {compared or 'as ' + order}, {limit}"
         )
         hello = subject.hello
