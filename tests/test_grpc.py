@@ -379,3 +379,15 @@ def test_the_header_names_the_java_client_the_vectors_come_from(pytester):
     result = pytester.runpytest(*Q, "--rmq-strategy=GROUP_HASH", "--co")
     result.stdout.fnmatch_lines(["rmq-conformance: rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3 (default), charset UTF-8, "
                                  "answers compared call by call*"])
+
+
+def test_an_isolated_balancer_keeps_its_declared_offset(mutants):
+    """Run in the built-in harness, a balancer's rmq_index_offset is its hello's indexOffsets:
+    the declared twin passes case 0130 and the never-wrapping one is counter drift there."""
+    case = "--rmq-case=grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
+    declared = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:IncrementFirstDeclared", case)
+    assert declared.ret == 0, declared.stdout.str()[-2000:]
+    drift = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:NeverWraps", case)
+    assert drift.ret == 1
+    drift.stdout.fnmatch_lines(["*0130-near-int-max (SUBSCRIBE_ROUND_ROBIN, *): index 2147483648 after the steps (its 2147483647 less its offset -1)*",
+                                "*by impact: 1 counter drift*"])
