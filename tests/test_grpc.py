@@ -378,7 +378,8 @@ def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
 def test_the_header_names_the_java_client_the_vectors_come_from(pytester):
     result = pytester.runpytest(*Q, "--rmq-strategy=GROUP_HASH", "--co")
     result.stdout.fnmatch_lines(["rmq-conformance: rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3 (default), charset UTF-8, "
-                                 "answers compared call by call*"])
+                                 "answers compared call by call*",
+                                 "rmq-conformance: invariants: * (Java's GROUP_HASH at rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3)"])
 
 
 def test_an_isolated_balancer_keeps_its_declared_offset(mutants):
