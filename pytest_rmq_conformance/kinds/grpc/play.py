@@ -2,8 +2,9 @@
 case's observations compared with Java's answers.
 
 A balancer answers with the route's own queue objects; the observations write each as its
-position in the current route (by identity, else the one equal entry), as the vectors and the
-harness protocol do. One observation format serves both sides: a ``GROUP_HASH`` case observes
+position in the current route (by identity, else the first equal entry), as the vectors and the
+harness protocol do; answers are compared as values (Java's ``MessageQueueImpl.equals``: two
+alike entries are one queue to Java). One observation format serves both sides: a ``GROUP_HASH`` case observes
 ``{"index"}``, a balancer case ``{"filtered" | "error", "outcomes": [...], "indexAfter"}``, an
 outcome being ``{"queues"}``, ``{"queue"}``, ``{"filtered"}`` or ``{"error", "message"}``.
 """
