@@ -233,7 +233,7 @@ def test_a_group_failure_shows_the_bytes_and_javas_hash(mutants):
     result = mutants.runpytest(*Q, "--rmq-strategy=grpc_mutants:UnsignedModulo", "-x")
     assert result.ret == 1
     result.stdout.fnmatch_lines([
-        "*(GROUP_HASH, 5.3.3+java-da8271b5): queue *, Java's queue *",
+        "*(GROUP_HASH, rocketmq-clients Java da8271b5): queue *, Java's queue *",
         "*group '*' (* characters), * queues",
         "*UTF-8 as Java encodes it (* bytes): *",
         "*Java: sipHash24 = -*, LongMath.mod(hash, *) = queue *",

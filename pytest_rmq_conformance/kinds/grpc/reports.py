@@ -123,8 +123,10 @@ def balancer_lines(case: Any, java: Mapping[str, Any], mismatch: Any) -> list[st
 
 def format_outcome(outcome: Any, rerun: str) -> str:
     """The failure report of ``outcome``, ending with ``rerun``."""
+    from pytest_rmq_conformance.kinds.grpc.golden import run_label
+
     case = outcome.case
-    head = f"{case.id} ({case.strategy}, {outcome.run}): "
+    head = f"{case.id} ({case.strategy}, {run_label(outcome.run)}): "
     if outcome.error is not None:
         return f"{head}{outcome.error}\n  rerun: {rerun}"
     mismatch = outcome.mismatches[0]
