@@ -78,7 +78,19 @@ class Server:
             "strategies": list(self.families),
             "sort": True,
             **declared,
+            **({"indexOffsets": offsets} if (offsets := self.index_offsets()) else {}),
         }
+
+    def index_offsets(self) -> dict[str, int]:
+        """The index offsets the served strategies declare (``rmq_index_offset``), as the hello's
+        ``indexOffsets``: a strategy run isolated is judged as it is in this process."""
+        offsets = {}
+        for family, spec in self.families.items():
+            source = self._subject(spec, DEFAULT_RELEASE).source
+            offset = getattr(source.probed, "rmq_index_offset", 0) if source is not None and source.probed is not None else 0
+            if type(offset) is int and offset:
+                offsets[family] = offset
+        return offsets
 
     def build(self, family: str, params: Mapping[str, Any], release: str) -> Any:
         """A fresh strategy of ``family`` configured by ``params``, behaving as ``release``."""

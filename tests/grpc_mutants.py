@@ -3,8 +3,13 @@ suite must reject each (tests/test_grpc.py names the check that catches it)."""
 
 from __future__ import annotations
 
-from pytest_rmq_conformance.grpc import MessageGroupBalancer, PublishingLoadBalancer, SubscriptionLoadBalancer
-from pytest_rmq_conformance.javalang import java_get_bytes, sip_hash24
+from pytest_rmq_conformance.grpc import (
+    AtomicIndex,
+    MessageGroupBalancer,
+    PublishingLoadBalancer,
+    SubscriptionLoadBalancer,
+)
+from pytest_rmq_conformance.javalang import java_get_bytes, java_int, sip_hash24
 
 
 class UnsignedModulo(MessageGroupBalancer):
@@ -109,11 +114,49 @@ class IncrementFirst(SubscriptionLoadBalancer):
         return self.message_queues[self._index.value % len(self.message_queues)]
 
 
-class IncrementFirstDeclared(IncrementFirst):
-    """The same balancer, declaring the offset its index has from Java's (it keeps the index it
-    used last, Java the one it uses next): it passes."""
+class IncrementFirstDeclared(SubscriptionLoadBalancer):
+    """Increments, then reads, keeping Java's counter less one exactly (past Java's wrap to -2^31,
+    -2^31 - 1), and declares that offset: it differs from Java only in what it stores, and passes."""
 
     rmq_index_offset = -1
+
+    def __init__(self, route, index=None):
+        super().__init__(route, index if isinstance(index, AtomicIndex) else _JavasLessOne(0 if index is None else index))
+
+
+class _JavasLessOne(AtomicIndex):
+    """Java's ``AtomicInteger`` less one, as an exact number."""
+
+    def __init__(self, value):
+        self.value = java_int(value + 1) - 1
+
+    def get_and_increment(self):
+        self.value += 1  # incremented before use: the value Java uses now
+        used = self.value
+        self.value = java_int(used + 1) - 1
+        return used
+
+
+class NeverWraps(SubscriptionLoadBalancer):
+    """A counter that never wraps (C++ ``size_t``, a Python int), incremented before use and
+    declared one behind Java's: past 2^31 - 1 it equals Java's only modulo 2^32, and its next
+    take differs (case 0130 ends on it)."""
+
+    rmq_index_offset = -1
+
+    def __init__(self, route, index=None):
+        super().__init__(route, index if isinstance(index, AtomicIndex) else _Unbounded(0 if index is None else index))
+
+
+class _Unbounded(AtomicIndex):
+    """A Python int, incremented before use."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def get_and_increment(self):
+        self.value += 1
+        return self.value
 
 
 class WanderingOffset(SubscriptionLoadBalancer):
@@ -149,6 +192,41 @@ class CopiesQueues(SubscriptionLoadBalancer):
         from dataclasses import replace
 
         return replace(super().take_message_queue(), topic="elsewhere")
+
+
+class EqualCopies(SubscriptionLoadBalancer):
+    """Answers an equal copy of the queue Java answers, not the route's own object: Java sees the
+    value only, so it passes (routes with two alike entries too)."""
+
+    def take_message_queue(self):
+        from dataclasses import replace
+
+        return replace(super().take_message_queue())
+
+
+class ExcludedInAnotherOrder(PublishingLoadBalancer):
+    """Reads the excluded endpoints as a list in reverse order: Java's is a ``HashSet``, whose
+    order no answer depends on, so it passes."""
+
+    def take_message_queues(self, excluded, count):
+        return super().take_message_queues(list(excluded)[::-1], count)
+
+
+class AddressesInAnyOrder(PublishingLoadBalancer):
+    """Excludes a broker whose endpoints hold the excluded addresses in another order, where
+    Java's ``Endpoints.equals`` reads the address list in order."""
+
+    def take_message_queues(self, excluded, count):
+        unordered = {(e.scheme, frozenset(e.addresses)) for e in excluded}
+        return super().take_message_queues(_Unordered(unordered), count)
+
+
+class _Unordered:
+    def __init__(self, unordered):
+        self.unordered = unordered
+
+    def __contains__(self, endpoints):
+        return (endpoints.scheme, frozenset(endpoints.addresses)) in self.unordered
 
 
 class PythonHash(MessageGroupBalancer):

@@ -98,6 +98,15 @@ MUTANTS = {
     "NoErrorWhenEmpty": ("SUBSCRIBE_ROUND_ROBIN", ERROR_BEHAVIOUR),
     "NewIndexOnUpdate": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
     "CopiesQueues": ("SUBSCRIBE_ROUND_ROBIN", WRONG_QUEUES),
+    "NeverWraps": ("SUBSCRIBE_ROUND_ROBIN", COUNTER_DRIFT),
+    "AddressesInAnyOrder": ("PUBLISH_ROUND_ROBIN", WRONG_QUEUES),
+}
+
+#: twins of the reference port that differ from it only in what Java cannot observe -> their family
+PASSING_TWINS = {
+    "IncrementFirstDeclared": "SUBSCRIBE_ROUND_ROBIN",  # its counter, read back less its declared offset, is Java's int
+    "EqualCopies": "SUBSCRIBE_ROUND_ROBIN",  # an equal copy of the route's queue, not the object itself
+    "ExcludedInAnotherOrder": "PUBLISH_ROUND_ROBIN",  # the excluded endpoints in another order
 }
 
 
@@ -132,7 +141,60 @@ GENERATED_MUTANTS = {
 def test_every_mutant_is_named_in_a_table():
     defined = {name for name, value in vars(grpc_mutants).items() if isinstance(value, type) and not name.startswith("_")
                and value.__module__ == grpc_mutants.__name__}
-    assert defined - {"IncrementFirstDeclared"} == set(MUTANTS) | set(GENERATED_MUTANTS)
+    assert defined - set(PASSING_TWINS) == set(MUTANTS) | set(GENERATED_MUTANTS)
+
+
+def _play(name, case_id):
+    balancer = getattr(grpc_mutants, name)
+    (case,) = [case for case in GOLDEN.cases if case.id == case_id]
+    return replay(lambda route, index: balancer(route=route, index=index), case, RUN, getattr(balancer, "rmq_index_offset", 0))
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("name", sorted(PASSING_TWINS))
+def test_a_twin_that_differs_only_in_what_java_cannot_observe_passes_every_vector(name):
+    twin = getattr(grpc_mutants, name)
+    offset = getattr(twin, "rmq_index_offset", 0)
+    cases = GOLDEN.by_strategy(PASSING_TWINS[name])
+    assert [m for m in (replay(lambda route, index: twin(route=route, index=index), case, RUN, offset) for case in cases) if m] == []
+
+
+def test_a_counter_equal_to_javas_only_modulo_2_32_is_counter_drift_saying_when_it_shows():
+    """Java's counter has wrapped to -2^31; a never-wrapping one, declared one behind, stands at
+    2^31 - 1: read back less its offset, 2^31, not Java's int. Its next take on these 6 kept queues
+    reads 2^31 mod 6 = 2 where Java's IntMath.mod(-2^31, 6) = 4, and on 3 queues they part first."""
+    case_id = "grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
+    drift = _play("NeverWraps", case_id)
+    assert drift is not None and drift.divergence_class == COUNTER_DRIFT and drift.step == 3
+    assert drift.problem == ("index 2147483648 after the steps (its 2147483647 less its offset -1), Java's -2147483648: "
+                             "beyond the int range (equal modulo 2^32 only); the next take on this route (6 kept) starts at "
+                             "queue 2, not 4, and they first part on a route of 3 kept queues")
+    assert _play("IncrementFirstDeclared", case_id) is None  # Java's less one, exactly: -2^31 - 1
+
+
+def test_a_counter_drift_that_the_next_take_hides_says_where_it_shows():
+    from pytest_rmq_conformance.kinds.grpc.play import counter_drift
+
+    java = {"filtered": [0, 1, 2, 3], "steps": [{"queue": 1}, {"filtered": [0, 2]}], "indexAfter": 5}
+    assert counter_drift(java, 9) == ("index 9 after the steps, Java's 5: a different int; the next take on this route (2 kept) "
+                                      "agrees (queue 2); they first part on a route of 3 kept queues")
+
+
+def test_an_equal_copy_of_a_route_entry_is_the_same_answer_and_another_queue_is_not():
+    alike = "grpc-pub-SUBSCRIBE_ROUND_ROBIN-0294-small"  # its route holds two equal entries
+    (case,) = [case for case in GOLDEN.cases if case.id == alike]
+    assert len({json.dumps(q, sort_keys=True) for q in case.route}) < len(case.route)
+    assert _play("EqualCopies", alike) is None
+    assert _play("CopiesQueues", alike).divergence_class == WRONG_QUEUES
+
+
+def test_excluded_endpoints_are_a_set_of_address_lists_in_order():
+    """Java's excluded endpoints are a HashSet (order unread); Endpoints.equals reads the addresses in order."""
+    reordered = [case for case in GOLDEN.by_strategy("PUBLISH_ROUND_ROBIN") if "excluded-reordered-addresses" in case.flags]
+    caught = [m for m in (_play("AddressesInAnyOrder", case.id) for case in reordered) if m is not None]
+    assert caught and {m.divergence_class for m in caught} == {WRONG_QUEUES}
+    several = [case for case in reordered if any(len(step.get("excluded", ())) > 1 for step in case.steps)]
+    assert several and [_play("ExcludedInAnotherOrder", case.id) for case in several] == [None] * len(several)
 
 
 @pytest.mark.once
@@ -171,7 +233,7 @@ def test_a_group_failure_shows_the_bytes_and_javas_hash(mutants):
     result = mutants.runpytest(*Q, "--rmq-strategy=grpc_mutants:UnsignedModulo", "-x")
     assert result.ret == 1
     result.stdout.fnmatch_lines([
-        "*(GROUP_HASH, 5.3.3+java-da8271b5): queue *, Java's queue *",
+        "*(GROUP_HASH, rocketmq-clients Java da8271b5): queue *, Java's queue *",
         "*group '*' (* characters), * queues",
         "*UTF-8 as Java encodes it (* bytes): *",
         "*Java: sipHash24 = -*, LongMath.mod(hash, *) = queue *",
@@ -288,3 +350,46 @@ def test_the_import_refuses_two_provenances_naming_the_line(tmp_path):
     (tmp_path / "GROUP_HASH.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     with pytest.raises(GoldenDataError, match=r"GROUP_HASH.jsonl:2 .*provenance .* differs"):
         import_vectors(tmp_path, tmp_path / "out")
+
+
+def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
+    """A step wraps rather than being cut, so excluded endpoints that differ from a broker's only in
+    order, and a count of 0, can be read; the endpoints line shows each broker's, in order."""
+    from pytest_rmq_conformance.kinds.grpc.play import Mismatch
+    from pytest_rmq_conformance.kinds.grpc.reports import balancer_lines
+
+    reordered = "grpc-pub-PUBLISH_ROUND_ROBIN-0292-small"
+    (case,) = [case for case in GOLDEN.cases if case.id == reordered]
+    lines = balancer_lines(case, case.answers_for(RUN), _play("AddressesInAnyOrder", reordered))
+    assert lines[3:5] == ["    endpoints: broker-a IPv4:10.0.0.1:8081,10.0.0.2:8081; broker-b IPv4:10.0.1.1:10911; broker-c",
+                          "       DOMAIN_NAME:broker-0-2.rmq.example:8080; broker-d DOMAIN_NAME:broker-0-3.rmq.example:8080"]
+    assert lines[-2:] == ["       0  take_message_queues(excluded=[IPv4:10.0.0.2:8081,             Java queues [1, 5, 12]       strategy queues [5, 12]",
+                          "          10.0.0.1:8081], count=5)"]
+    nothing = "grpc-pub-PUBLISH_ROUND_ROBIN-0005-small"  # takes count 0 past two excluded endpoints
+    (case,) = [case for case in GOLDEN.cases if case.id == nothing]
+    java = case.answers_for(RUN)
+    lines = balancer_lines(case, java, Mismatch(case.id, RUN, 0, "", WRONG_QUEUES, None, {"outcomes": [{"queues": [0]}]}))
+    step = [line for line in lines if line.startswith(("       0  ", "          "))]
+    assert step[-1].endswith(", count=0)") and "strategy queues [0]" in step[0]
+    assert "".join(line[10:].split("  Java ")[0].rstrip() if i == 0 else line[10:] for i, line in enumerate(step)) == (
+        "take_message_queues(excluded=[IPv6:[fd00::0:2]:8081, IPv4:10.2.1.1:10911, IPv4:10.0.2.1:8081, IPv4:10.1.2.1:10911, "
+        "IPv4:10.0.0.1:10911,10.0.0.2:8081, DOMAIN_NAME:broker-1-0.rmq.example:8080], count=0)")
+
+
+def test_the_header_names_the_java_client_the_vectors_come_from(pytester):
+    result = pytester.runpytest(*Q, "--rmq-strategy=GROUP_HASH", "--co")
+    result.stdout.fnmatch_lines(["rmq-conformance: rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3 (default), charset UTF-8, "
+                                 "answers compared call by call*",
+                                 "rmq-conformance: invariants: * (Java's GROUP_HASH at rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3)"])
+
+
+def test_an_isolated_balancer_keeps_its_declared_offset(mutants):
+    """Run in the built-in harness, a balancer's rmq_index_offset is its hello's indexOffsets:
+    the declared twin passes case 0130 and the never-wrapping one is counter drift there."""
+    case = "--rmq-case=grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
+    declared = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:IncrementFirstDeclared", case)
+    assert declared.ret == 0, declared.stdout.str()[-2000:]
+    drift = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:NeverWraps", case)
+    assert drift.ret == 1
+    drift.stdout.fnmatch_lines(["*0130-near-int-max (SUBSCRIBE_ROUND_ROBIN, *): index 2147483648 after the steps (its 2147483647 less its offset -1)*",
+                                "*by impact: 1 counter drift*"])

@@ -412,3 +412,19 @@ def test_a_reference_port_at_several_releases_names_each(tmp_path):
     write_matrix(doc, tmp_path)
     text = (tmp_path / "matrix.html").read_text(encoding="utf-8")
     assert "<th" in text and text.count(">RocketMQ 4.9.8</th>") == 1 and "default charset ISO-8859-1" in text
+
+
+def test_a_grpc_reference_port_is_shown_by_the_java_client_its_vectors_come_from(tmp_path):
+    """The gRPC vectors are rocketmq-clients' Java client at da8271b5, filed under RocketMQ 5.3.3:
+    the port's version, the progress line and the words above the table name that client."""
+    lines: list[str] = []
+    doc = build_matrix(["SUBSCRIBE_ROUND_ROBIN", "AVG"], ["5.3.3"], checks=["golden"], progress=lines.append)
+    assert [row["version"] for row in doc["implementations"]] == ["rocketmq-clients Java da8271b5", "RocketMQ 5.3.3"]
+    assert lines == ["SUBSCRIBE_ROUND_ROBIN (reference port) at rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3: "
+                     "SUBSCRIBE_ROUND_ROBIN pass", "AVG (reference port) at RocketMQ 5.3.3: AVG pass"]
+    write_matrix(doc, tmp_path)
+    text = (tmp_path / "matrix.md").read_text(encoding="utf-8")
+    assert "Compared with the golden vectors of the Java client of RocketMQ 5.3.3 and rocketmq-clients Java da8271b5." in text
+    grpc_only = build_matrix(["GROUP_HASH"], ["5.3.3"], checks=["golden"])
+    write_matrix(grpc_only, tmp_path)
+    assert "Compared with the golden vectors of rocketmq-clients Java da8271b5." in (tmp_path / "matrix.md").read_text(encoding="utf-8")

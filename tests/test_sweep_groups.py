@@ -27,15 +27,15 @@ from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue
 
 
 class Picky(Jump):
-    """Refuses groups ending in 7; answers a copy of the queue for those ending in 3 (not a queue of the
-    route: the route's queues are told apart by identity, as Java's balancers hold the route's objects)."""
+    """Refuses groups ending in 7; answers a queue that is not the route's for those ending in 3 (another
+    queue id: an equal copy would be the route's queue, as Java's ``MessageQueueImpl.equals`` has it)."""
 
     def take_message_queue_by_message_group(self, group):
         if group.endswith("7"):
             raise KeyError(group)
         queue = super().take_message_queue_by_message_group(group)
         if group.endswith("3"):
-            return MessageQueue(queue.topic, queue.broker, queue.queue_id, queue.permission)
+            return MessageQueue(queue.topic, queue.broker, queue.queue_id + 1000, queue.permission)
         return queue
 
 

@@ -68,8 +68,9 @@ class Broker:
 
 @dataclass(frozen=True, eq=False)
 class MessageQueue:
-    """One queue of the route, as ``MessageQueueImpl``. Compared by identity, as the balancers
-    hold the very objects of the route (two entries of a route may be alike)."""
+    """One queue of the route, as ``MessageQueueImpl``. Identity is kept apart from value here (the
+    balancers hold the very objects of the route, and two entries may be alike); the suite compares
+    answers by value, as Java's ``equals`` does (``kinds.grpc.play``)."""
 
     topic: str
     broker: Broker

@@ -46,9 +46,10 @@ def _version_of(strategy: Any) -> str:
     return "unknown"
 
 
-def implementation_of(subject: Subject) -> dict[str, Any]:
+def implementation_of(subject: Subject, clients: Sequence[str] = ()) -> dict[str, Any]:
     """Name, language and version: the hello of a harness, or what Python can tell of a strategy;
-    a reference port's version is the RocketMQ release it follows."""
+    a reference port's version is the RocketMQ release it follows, or the ``clients`` whose
+    golden runs it follows there (the 5.x gRPC clients')."""
     hello = subject.hello
     if hello is not None:
         found = {"name": hello.name, "language": hello.language, "version": hello.version}
@@ -57,7 +58,7 @@ def implementation_of(subject: Subject) -> dict[str, Any]:
         return found
     source = subject.source
     if subject.is_reference:  # a port of the Java code of the release it runs at
-        version = f"RocketMQ {subject.settings.version}"
+        version = ", ".join(clients) or f"RocketMQ {subject.settings.version}"
         name = f"{subject.name} (reference port)"
     else:
         version = _version_of(source.resolved.target) if source is not None else "unknown"
@@ -167,19 +168,25 @@ def _generated(subject: Subject, name: str) -> dict[str, Any]:
     }
 
 
-def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """The implementation's identity (``None`` if it did not load) and its cells at ``release``."""
+def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[dict[str, Any] | None, list[dict[str, Any]], str]:
+    """The implementation's identity (``None`` if it did not load), its cells at ``release``, and
+    what the release is shown as (``RocketMQ 5.3.3``, or the client whose runs its cases hold to)."""
     settings = Settings(spec=spec, origin="rmq-conformance matrix", version=release, **options["settings"])
     subject = Subject(settings)
     try:
         subject.load()  # a module spec may register a kind and families of its own
         cells = {family: _Cell(family, release) for family in kinds.names()}
         error = subject.load_error
-        identity = implementation_of(subject) if error is None else None
         if error is not None:
             for cell in cells.values():
                 cell.status, cell.reason = "error", _one_line(error)
-            return None, [cell.as_json() for cell in cells.values()]
+            return None, [cell.as_json() for cell in cells.values()], f"RocketMQ {release}"
+        golden = GoldenCases(subject)
+        try:
+            clients = golden.clients()
+        except (GoldenDataError, LookupError):
+            clients = []
+        identity = implementation_of(subject, clients)
         served = subject.families
         for family, cell in cells.items():
             if family not in served:
@@ -187,7 +194,6 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
                 cell.reason = "not in the harness's hello" if subject.harness is not None else f"{subject.name} is one family"
         checks = options["checks"]
         if "golden" in checks:
-            golden = GoldenCases(subject)
             try:
                 for case in golden.cases():
                     cells[case.strategy].golden(golden.run_case(case), settings)
@@ -204,7 +210,7 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
                 except HarnessFault as fault:  # the harness died where the check could not report it
                     cells[family].generated = {"status": "differs", "check": "generated", "case": "a generated example",
                                                "class": FAULT, "summary": _one_line(str(fault)), "repro": ""}
-        return identity, [cell.as_json() for cell in cells.values()]
+        return identity, [cell.as_json() for cell in cells.values()], golden.java_label()
     finally:
         harness = subject.harness if subject.load_error is None else None
         if harness is not None:
@@ -249,11 +255,11 @@ def build_matrix(
         versions: list[str] = []
         cells: list[dict[str, Any]] = []
         for release in releases:
-            found, release_cells = _release_cells(spec, release, options)
+            found, release_cells, at = _release_cells(spec, release, options)
             identity = identity or found
             versions += [found["version"]] if found is not None and found["version"] not in versions else []
             cells.extend(release_cells)
-            progress(_progress_line(spec, found or identity, release, release_cells))
+            progress(_progress_line(spec, found or identity, at, release_cells))
         if identity is not None and len(versions) > 1:  # a reference port follows each release
             identity["version"] = _versions(versions)
         row = {"spec": spec, **(identity or {"name": spec, "language": "unknown", "version": "unknown"})}
@@ -329,9 +335,10 @@ def _versions(versions: Sequence[str]) -> str:
     return ", ".join(versions)
 
 
-def _progress_line(spec: str, identity: dict[str, Any] | None, release: str, cells: Sequence[dict[str, Any]]) -> str:
-    at = f"RocketMQ {release}"
-    name = spec if identity is None else identity["name"] if identity["version"] == at else f"{identity['name']} {identity['version']}"
+def _progress_line(spec: str, identity: dict[str, Any] | None, at: str, cells: Sequence[dict[str, Any]]) -> str:
+    """One line per implementation and release (``at``: the release as shown) as the matrix runs."""
+    shown = identity is None or identity["version"] in (at, at.partition(", filed under ")[0])
+    name = spec if identity is None else identity["name"] if shown else f"{identity['name']} {identity['version']}"
     parts = []
     for cell in cells:
         if cell["status"] == "absent":

@@ -128,14 +128,24 @@ def _verdict_text(verdict: dict[str, Any]) -> str:
 
 def _compared_with(doc: dict[str, Any]) -> str:
     """What the cells compare against, in words: the Java client of each release, the reference ports."""
-    releases = ", ".join(f"RocketMQ {release}" for release in doc["releases"])
     parts = []
     if "golden" in doc["checks"]:
-        parts.append(f"the golden vectors of the Java client of {releases}")
+        parts.append(f"the golden vectors of {_golden_sources(doc)}")
     if "generated" in doc["checks"]:
         count = f"{doc['examples']} " if doc["examples"] else ""
         parts.append(f"the reference port of the same release on {count}generated examples per family (seed {doc['seed']})")
     return "Compared with " + ", and with ".join(parts) + "."
+
+
+def _golden_sources(doc: dict[str, Any]) -> str:
+    """Whose answers the golden vectors hold: the Java client of each release, and each client
+    outside RocketMQ's own by name (``rocketmq-clients Java da8271b5``)."""
+    runs = doc["goldenRuns"]
+    own = [release for release in doc["releases"] if not any(run["rocketmq"] == release and run.get("client") for run in runs)
+           or any(run["rocketmq"] == release and not run.get("client") for run in runs)]
+    clients = list(dict.fromkeys(run["client"] for run in runs if run.get("client")))
+    sources = [f"the Java client of {', '.join(f'RocketMQ {release}' for release in own)}"] if own else []
+    return " and ".join(sources + clients)
 
 
 def _runs_text(doc: dict[str, Any]) -> list[str]:

@@ -39,15 +39,19 @@ def header_lines(state) -> list[str]:
         compared = getattr(subject.kind, "compared", None) if subject.families else None
         order = "lists (strict order)" if settings.strict_order else "sets"
         limit = f"{settings.timeout:g} s per call" if settings.timeout else "no time limit"
+        java = golden.java_label()  # the release, or the client whose runs answer its cases
         lines.append(
-            f"RocketMQ {settings.version} ({settings.version_origin}), charset {settings.charset}, "
+            f"{java} ({settings.version_origin}), charset {settings.charset}, "
             f"answers compared {compared or 'as ' + order}, {limit}"
         )
         hello = subject.hello
         if hello is not None:
             lines.append(harness_line(subject))
         else:
-            lines.append(f"invariants: {', '.join(sorted(subject.properties)) or 'none'} ({subject.properties_origin})")
+            origin, release = subject.properties_origin, f" at {settings.version}"
+            if origin.startswith("Java's ") and origin.endswith(release):
+                origin = origin[: -len(release)] + f" at {java.removeprefix('RocketMQ ')}"
+            lines.append(f"invariants: {', '.join(sorted(subject.properties)) or 'none'} ({origin})")
         if not subject.families:
             lines.append(
                 f"name {subject.name!r} has no Java twin: the golden vectors and the reference do not apply, "

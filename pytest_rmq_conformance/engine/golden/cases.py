@@ -159,6 +159,22 @@ class GoldenCases:
                 return f"--rmq-reference-version={version}: no golden vectors for {family} at RocketMQ {version}; {has}"
         return None
 
+    def clients(self) -> list[str]:
+        """The clients outside RocketMQ's own whose runs answer the applicable cases, in file order
+        (``rocketmq-clients Java da8271b5``): they, not the release, are what those cases hold to."""
+        found = (self._runs[run].client for run in map(self.run_for, self.cases()) if run is not None)
+        return list(dict.fromkeys(client for client in found if client is not None))
+
+    def java_label(self) -> str:
+        """Where the selected release is shown: ``RocketMQ 5.3.3``, or the clients whose runs
+        answer its cases, filed under it (``rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3``)."""
+        release = f"RocketMQ {self.subject.settings.version}"
+        try:
+            clients = self.clients()
+        except (GoldenDataError, LookupError):
+            clients = []
+        return f"{', '.join(clients)}, filed under {release}" if clients else release
+
     def run_case(self, case: Any) -> CaseOutcome:
         """Replay ``case`` through its kind and report its outcome (also to ``observe``)."""
         run = self.run_for(case)

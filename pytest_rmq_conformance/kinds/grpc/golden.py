@@ -13,10 +13,18 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.golden.data import Run
     from pytest_rmq_conformance.engine.loading.subject import Subject
 
-__all__ = ["replay", "index_offset"]
+__all__ = ["replay", "index_offset", "run_label"]
 
 #: the attribute a balancer declares its index's offset from Java's by
 OFFSET_ATTRIBUTE = "rmq_index_offset"
+#: run id -> the client whose classes answered it, as the runs replayed in this process say
+_CLIENTS: dict[str, str] = {}
+
+
+def run_label(run: str) -> str:
+    """How a report names the Java behind ``run``: its client (``rocketmq-clients Java
+    da8271b5``) where the run names one, else the run."""
+    return _CLIENTS.get(run, run)
 
 
 def index_offset(subject: Subject, family: str) -> int:
@@ -36,6 +44,8 @@ def index_offset(subject: Subject, family: str) -> int:
 def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
     """Play ``case`` against a fresh balancer of the strategy under test (in this process, or a
     harness's in one request), and compare."""
+    if run.client is not None:
+        _CLIENTS[run.id] = run.client
     offset = index_offset(subject, case.strategy)
     harness = subject.harness
     if harness is not None:

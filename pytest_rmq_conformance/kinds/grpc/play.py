@@ -2,8 +2,9 @@
 case's observations compared with Java's answers.
 
 A balancer answers with the route's own queue objects; the observations write each as its
-position in the current route (by identity, else the one equal entry), as the vectors and the
-harness protocol do. One observation format serves both sides: a ``GROUP_HASH`` case observes
+position in the current route (by identity, else the first equal entry), as the vectors and the
+harness protocol do; answers are compared as values (Java's ``MessageQueueImpl.equals``: two
+alike entries are one queue to Java). One observation format serves both sides: a ``GROUP_HASH`` case observes
 ``{"index"}``, a balancer case ``{"filtered" | "error", "outcomes": [...], "indexAfter"}``, an
 outcome being ``{"queues"}``, ``{"queue"}``, ``{"filtered"}`` or ``{"error", "message"}``.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from itertools import count
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
@@ -22,10 +24,10 @@ from pytest_rmq_conformance.engine.running.timeouts import (
     time_limits,
 )
 from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, endpoints_from_json, route_from_json
-from pytest_rmq_conformance.javalang import java_int
+from pytest_rmq_conformance.javalang import guava_mod, java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
 
-__all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "replay"]
+__all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "counter_drift", "replay"]
 
 
 @dataclass(frozen=True)
@@ -64,12 +66,30 @@ def _invoke(obj: Any, method: str, *args: Any) -> Any:
 
 
 def position_in(route: Sequence[Any], queue: Any) -> int | None:
-    """Where ``queue`` stands in ``route``: by identity, else the one equal entry (``None``: not there)."""
+    """Where ``queue`` stands in ``route``: by identity, else the first entry equal to it as Java's
+    ``MessageQueueImpl.equals`` has it (topic, broker, queue id, permission; ``None``: not there)."""
     for position, entry in enumerate(route):
         if entry is queue:
             return position
-    equal = [position for position, entry in enumerate(route) if entry == queue]
-    return equal[0] if len(equal) == 1 else None
+    value = _value(queue)
+    return next((position for position, entry in enumerate(route) if _value(entry) == value), None)
+
+
+def _value(queue: Any) -> Any:
+    """What Java can tell of a queue: its value, not which object it is."""
+    return (queue.topic, queue.broker, queue.queue_id, queue.permission) if isinstance(queue, MessageQueue) else queue
+
+
+def _firsts(route: Sequence[Mapping[str, Any]]) -> list[int]:
+    """For each position of a golden route, the first position holding an equal queue."""
+    return [route.index(entry) for entry in route]
+
+
+def _as_values(positions: Any, firsts: Sequence[int]) -> Any:
+    """Positions (one or a list) with every queue named by its first equal entry in the route."""
+    if isinstance(positions, list):
+        return [_as_values(p, firsts) for p in positions]
+    return firsts[positions] if type(positions) is int and 0 <= positions < len(firsts) else positions
 
 
 def _positions(route: Sequence[Any], queues: Any, what: str) -> list[int | None]:
@@ -138,7 +158,8 @@ def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: Balancer
     if raised is not None or type(index) is not int:
         raise Fault(f"the balancer's index is {type(index).__name__} {index!r:.40}, not an int" if raised is None
                     else f"reading the balancer's index raised {type(raised).__name__}: {raised}")
-    seen["indexAfter"] = java_int(index - offset) if java_int(index) == index else index  # past Java's int: as it is
+    seen["indexAfter"] = index - offset  # exactly: a counter equal to Java's only modulo 2^32 is drift
+    seen["offset"] = offset
     return seen
 
 
@@ -154,12 +175,13 @@ def _shown(answer: Mapping[str, Any]) -> str:
     return repr(answer)
 
 
-def _differs(java: Mapping[str, Any], got: Mapping[str, Any]) -> str | None:
-    """How ``got`` differs from Java's ``java`` (a class of divergence), ``None`` if it does not."""
+def _differs(java: Mapping[str, Any], got: Mapping[str, Any], firsts: Sequence[int]) -> str | None:
+    """How ``got`` differs from Java's ``java`` (a class of divergence), ``None`` if it does not;
+    queues are compared as values (``firsts``: :func:`_firsts` of the route they stand in)."""
     if "error" in java or "error" in got:
         return None if ("error" in java) == ("error" in got) else ERROR_BEHAVIOUR
     key = next(iter(java))
-    return None if got.get(key, _MISSING) == java[key] else WRONG_QUEUES
+    return None if _as_values(got.get(key, _MISSING), firsts) == _as_values(java[key], firsts) else WRONG_QUEUES
 
 
 _MISSING = object()
@@ -184,18 +206,45 @@ def compare(case: Any, run: str, seen: Mapping[str, Any]) -> Mismatch | None:
                        else f"the constructor raised {seen['error']}: {seen.get('message')}; Java's kept queues {java['filtered']}")
             return Mismatch(case.id, run, -1, problem, ERROR_BEHAVIOUR, raised, seen)
         return None
-    if seen["filtered"] != java["filtered"]:
+    firsts = _firsts(case.route)
+    if _as_values(seen["filtered"], firsts) != _as_values(java["filtered"], firsts):
         return Mismatch(case.id, run, -1, f"filtered {seen['filtered']}, Java's {java['filtered']}", WRONG_QUEUES, None, seen)
     for index, (step, want, got) in enumerate(zip(case.steps, java["steps"], seen["outcomes"])):
-        differs = _differs(want, got)
+        if step["op"] == "update" and "filtered" in want:  # later positions are in the new route
+            firsts = _firsts(step["route"])
+        differs = _differs(want, got, firsts)
         if differs is not None:
             return Mismatch(case.id, run, index, f"{step['op']}: {_shown(got)}, Java's {_shown(want)}", differs, got.get("raised"), seen)
     if len(seen["outcomes"]) != len(case.steps):
         return Mismatch(case.id, run, len(seen["outcomes"]), f"{len(seen['outcomes'])} outcomes for {len(case.steps)} steps", FAULT, None, seen)
     if seen["indexAfter"] != java["indexAfter"]:
-        return Mismatch(case.id, run, len(case.steps), f"index {seen['indexAfter']} after the steps, Java's {java['indexAfter']}",
+        return Mismatch(case.id, run, len(case.steps), counter_drift(java, seen["indexAfter"], seen.get("offset", 0)),
                         COUNTER_DRIFT, None, seen)
     return None
+
+
+def counter_drift(java: Mapping[str, Any], index: int, offset: int = 0) -> str:
+    """Why the balancer's counter after the steps, read back as ``index`` (its own less
+    ``offset``), is not Java's int, and when that shows: the next take on the route the case
+    ends on, and the first number of kept queues on which the two counters part."""
+    want = java["indexAfter"]
+    own = f" (its {index + offset} less its offset {offset})" if offset else ""
+    if java_int(index) != index:
+        how = f"beyond the int range{' (equal modulo 2^32 only)' if java_int(index) == want else ''}"
+    else:
+        how = "a different int"
+    kept = java["filtered"]
+    for step in java["steps"]:
+        kept = step.get("filtered", kept)
+    n = len(kept)
+    mine, javas = kept[guava_mod(index, n)], kept[guava_mod(want, n)]
+    part = next(length for length in count(2) if (index - want) % length)
+    if mine == javas:
+        when = f"the next take on this route ({n} kept) agrees (queue {javas}); they first part on a route of {part} kept queues"
+    else:
+        when = f"the next take on this route ({n} kept) starts at queue {mine}, not {javas}"
+        when += f", and they first part on a route of {part} kept queues" if part < n else ""
+    return f"index {index} after the steps{own}, Java's {want}: {how}; {when}"
 
 
 def replay(build: Callable[[Sequence[Any], int], Any], case: Any, run: str, offset: int = 0, timeout: float | None = None) -> Mismatch | None:

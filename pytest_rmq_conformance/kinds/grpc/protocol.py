@@ -65,13 +65,8 @@ def ask(harness: Harness, case: Any, offset: int = 0) -> dict[str, Any]:
     if len(answer["outcomes"]) != len(case.steps):
         harness.fault_in_flight(f"gave {len(answer['outcomes'])} outcomes for {len(case.steps)} steps")
     outcomes = [_observed_error(item) if "error" in item else item for item in answer["outcomes"]]
-    return {"filtered": answer["filtered"], "outcomes": outcomes, "indexAfter": _less(answer["indexAfter"], offset)}
-
-
-def _less(index: int, offset: int) -> int:
-    """A harness's index read back as Java's: less its offset, wrapped as Java's int; an index
-    past Java's int range (one that does not wrap) as it is."""
-    return java_int(index - offset) if java_int(index) == index else index
+    # read back less the offset, exactly: a counter equal to Java's only modulo 2^32 is drift
+    return {"filtered": answer["filtered"], "outcomes": outcomes, "indexAfter": answer["indexAfter"] - offset, "offset": offset}
 
 
 # -- the built-in harness's side -----------------------------------------------------
