@@ -1,9 +1,10 @@
 """A property never blames the user for its own mistake.
 
-Before a generated property is held against a strategy with a Java twin, the reference port of
-its family answers the same draw (:func:`reference_body` builds the same check for it). Where
-the reference port breaks the property, the draw lies outside the property's domain, or the
-property is wrong: either way the fault is the suite's. The draw is left out (the property
+Before a generated property is held against a strategy with a Java twin (before a draw fails
+it), the reference port of its family answers the same draw (:func:`reference_body` builds the
+same check for it). Where the reference port breaks the property too, the draw lies outside the
+property's domain, or the property is wrong: either way the fault is the suite's. (Draws the
+strategy passes are not asked again: no one is blamed for them.) The draw is left out (the property
 still runs on the others), and :func:`suite_fault` says which property, which draw and which
 seed, for the run to report without failing the user's test.
 """

@@ -16,8 +16,9 @@ ends the check at once (no shrinking). A strategy whose constructor raises for a
 configuration that Java's accepts fails the check with one report naming the
 configuration and the exception (the example is shrunk like any other); where
 Java's constructor refuses the configuration too, the example does not count. With a
-``reference`` body (:mod:`.domain`), the reference port answers every draw first; a draw it
-fails does not count either: it is a fault of the suite, kept in ``CheckResult.suite_faults``.
+``reference`` body (:mod:`.domain`), a failing draw is asked of the reference port before it
+is held against the strategy; a draw the port fails too does not count either: it is a fault of
+the suite, kept in ``CheckResult.suite_faults``.
 """
 
 from __future__ import annotations
@@ -134,8 +135,6 @@ class _Run:
             phase = "shrinking"
         if limit is not None and limit <= 0:
             raise OutOfTime(phase)
-        with deadline(limit, phase):
-            self._in_domain(drawn)
         self.tried += 1
         with deadline(limit, phase), recording() as first:
             try:
@@ -149,9 +148,7 @@ class _Run:
                 raise
         if caught is None:
             return
-        if self.reference is self.body:  # the reference port itself: its failure is the suite's
-            self.tried -= 1
-            self._leave_out(caught)
+        self._in_domain(drawn, caught)  # the reference port: trusted, not timed
         if self.shrink_started is None:
             if self.replay:
                 self._ask_again(drawn, caught, first)
@@ -160,10 +157,13 @@ class _Run:
         self.smallest = caught
         raise caught
 
-    def _in_domain(self, drawn: Any) -> None:
-        """Ask the reference port first (a strategy with a Java twin): a draw it fails is left out."""
-        if self.reference is None or self.reference is self.body:
+    def _in_domain(self, drawn: Any, caught: PropertyFailure) -> None:
+        """Before ``caught`` is held against the strategy, ask the reference port (a strategy with
+        a Java twin): a draw it fails too is left out."""
+        if self.reference is None:
             return
+        if self.reference is self.body:  # the reference port itself: its failure is the suite's
+            self._leave_out(caught)
         try:
             self.reference(drawn)
         except PropertyFailure as failure:
@@ -171,6 +171,7 @@ class _Run:
 
     def _leave_out(self, failure: PropertyFailure) -> None:
         """Keep the reference port's ``failure`` as a fault of the suite and reject the draw."""
+        self.tried -= 1
         report = str(failure)
         self.suite_faults.setdefault(report, suite_fault(self.subject, report))
         reject()
