@@ -84,3 +84,46 @@ def test_the_issues_false_alarm_on_the_built_in_hash_selector_does_not_fail(pyte
                                 "-k", "test_selection_invariant and total")
     assert result.ret == 0, result.stdout.str()
     assert result.parseoutcomes()["passed"] == 1
+
+
+#: the same for consumer allocation: a wrong property Java's AVG breaks whenever the members
+#: outnumber the queues
+WRONG_ALLOCATION_PROPERTY = '''
+from pytest_rmq_conformance.engine.generated.domain import reference_body
+from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
+from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.kinds.allocation.calls import assign
+from pytest_rmq_conformance.plugin.verdicts import run_generated
+
+
+def everyone_busy(subject):
+    """everyone-busy: every member gets a queue (wrong)."""
+    def body(scenario):
+        shares, _ = assign(subject.build_for, scenario, subject.settings.timeout)
+        idle = [f"{cid} holds no queue" for cid in dict.fromkeys(scenario.cid_all) if not shares.get(cid)]
+        if idle:
+            raise PropertyFailure(format_generated(f"{subject.name} breaks everyone-busy", idle, "a group", scenario.dumps()))
+    return body
+
+
+def test_everyone_busy(rmq_conformance, rmq_groups, request):
+    run_generated(request, rmq_conformance, rmq_groups.scenarios(), everyone_busy(rmq_conformance),
+                  reference=reference_body(rmq_conformance, everyone_busy))
+'''
+
+
+def test_an_allocation_draw_the_reference_port_fails_is_a_suite_fault_too(pytester):
+    """The safety net is the engine's, for every kind: a consumer twin of AVG (its own class, not
+    the port) passes a property Java's AVG breaks on groups with more members than queues."""
+    pytester.makepyfile(test_wrong_allocation=WRONG_ALLOCATION_PROPERTY, avg_twin=(
+        "from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n\n"
+        "class Twin(AllocateMessageQueueAveragely):\n    pass\n"))
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, "--rmq-strategy=avg_twin:Twin", "--rmq-seed=1", "-k", "test_everyone_busy", "test_wrong_allocation.py")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines([
+        "*RmqSuiteFaultWarning: test_everyone_busy: suite fault: Java's AVG at 5.3.3 (the reference port) fails this check itself*",
+        "*the reference port: AVG breaks everyone-busy",
+        "*holds no queue*",
+        "*group as data: {*",
+    ])
