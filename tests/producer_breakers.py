@@ -8,7 +8,7 @@ that steps once too often, a penalty that ends a millisecond early. ``BREAKERS``
 
 from __future__ import annotations
 
-from pytest_rmq_conformance.javalang import java_hash_code
+from pytest_rmq_conformance.javalang import INT_MAX, java_hash_code
 from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash
 from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
 from pytest_rmq_conformance.producer.latency import LatencyFaultToleranceImpl
@@ -75,6 +75,48 @@ class DictItems(MQFaultStrategy):
         return [{"name": item.name} for item in super().fault_items()]
 
 
+class PythonStrOrder(MQFaultStrategy):
+    """Orders the route's brokers by Python's ``str`` order (code points), not Java's UTF-16
+    code units: wrong where a name beyond the BMP meets one above the surrogates."""
+
+    def publish_info(self, topic, route):
+        info = super().publish_info(topic, route)
+        if not info.order_topic:
+            info.queues.sort(key=lambda mq: mq.broker_name)  # stable: queue ids stay in order
+        return info
+
+
+class _LateRelease(LatencyFaultToleranceImpl):
+    def _available(self, item, now):
+        return super()._available(item, now - 1)
+
+
+class PenaltyOneMsLate(MQFaultStrategy):
+    """A penalised broker is available again one millisecond after Java's."""
+
+    def __init__(self, *, clock=None, version="5.3.3"):
+        super().__init__(clock=clock, version=version)
+        self.latency_fault_tolerance = _LateRelease(clock=self.clock, version=version)
+
+
+class _NoWrap(ThreadLocalIndex):
+    """A counter that never wraps (a Python int, a C ``size_t``), masked to 31 bits when read."""
+
+    def increment_and_get(self):
+        if self._stored is None or self._stored < INT_MAX:
+            return super().increment_and_get()
+        self._stored += 1
+        return self._stored & INT_MAX
+
+
+class WorstIndexNoWrap(MQFaultStrategy):
+    """4.x's ``whichItemWorst`` counter runs past ``Integer.MAX_VALUE`` instead of wrapping."""
+
+    def __init__(self, *, clock=None, version="4.9.8"):
+        super().__init__(clock=clock, version=version)
+        self.latency_fault_tolerance.which_item_worst = _NoWrap(version=version)
+
+
 BREAKERS = {
     "PythonModulo": ("SELECTOR_HASH", "5.3.3", "wrong-queues"),
     "PlainAbs": ("SELECTOR_HASH", "4.7.1", "error-behaviour"),
@@ -82,4 +124,12 @@ BREAKERS = {
     "PenaltyOffByOne": ("FAULT_STRATEGY", "5.3.3", "wrong-queues"),
     "EarlyDivide": ("FAULT_STRATEGY", "5.3.3", "counter-drift"),
     "DictItems": ("FAULT_STRATEGY", "4.9.8", "fault"),
+}
+
+#: breakers the generated differential alone must catch: (release, a seed that shows it)
+GENERATED_BREAKERS = {
+    "PythonStrOrder": ("5.3.3", 1),
+    "PenaltyOneMsLate": ("5.3.3", 1),
+    "PenaltyOffByOne": ("5.3.3", 1),
+    "WorstIndexNoWrap": ("4.9.8", 1),
 }

@@ -28,10 +28,13 @@ class FailureGroups:
         self.not_run: list[str] = []
         self.not_run_reason: str | None = None
         self.checks: list[str] = []  # failed checks beyond the golden vectors (they have no golden cause)
+        self.suite_faults: list[tuple[str, int]] = []  # (check, draws left out): the reference port fails them
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
         data = dict(report.user_properties)
+        if data.get("rmq_suite_faults") and report.when == "call":
+            self.suite_faults.append((report.nodeid.rpartition("::")[2], data["rmq_suite_faults"]))
         if report.skipped and data.get("rmq_class") == "not-run":
             self.not_run.append(report.nodeid)
             self.not_run_reason = self.not_run_reason or data.get("rmq_cause")
@@ -64,7 +67,7 @@ class FailureGroups:
             self._summary(terminalreporter)
 
     def _summary(self, terminalreporter) -> None:
-        if not self.groups and not self.not_run and not self.checks:
+        if not self.groups and not self.not_run and not self.checks and not self.suite_faults:
             return
         write = terminalreporter.write_line
         terminalreporter.section("rmq-conformance: summary")
@@ -82,6 +85,12 @@ class FailureGroups:
         if self.checks:
             shown = ", ".join(self.checks[:GROUP_SHOWN]) + (f", and {len(self.checks) - GROUP_SHOWN} more" if len(self.checks) > GROUP_SHOWN else "")
             write(f"{len(self.checks)} check(s) beyond the golden vectors failed: {shown} (each report above ends with its replay line)")
+        if self.suite_faults:
+            left_out = sum(count for _, count in self.suite_faults)
+            named = ", ".join(f"{check} ({count})" for check, count in self.suite_faults[:GROUP_SHOWN])
+            more = f", and {len(self.suite_faults) - GROUP_SHOWN} more" if len(self.suite_faults) > GROUP_SHOWN else ""
+            write(f"suite fault(s): the reference port fails {left_out} draw(s) of {named}{more}: left out, not held "
+                  "against the strategy (RmqSuiteFaultWarning names each property, draw and seed)")
         counts = [f"{self.classes[name]} {LABELS[name]}" for name in SEVERITY if self.classes[name]]
         if self.not_run:
             counts.append(f"{len(self.not_run)} not run")

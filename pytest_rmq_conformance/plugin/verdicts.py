@@ -11,6 +11,7 @@
                     answered some calls notRun)
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
     rmq_note        a generated check that passed on fewer examples than asked for: why
+    rmq_suite_faults  a generated check that left out draws the reference port fails: their count
 """
 
 from __future__ import annotations
@@ -28,11 +29,17 @@ __all__ = [
     "run_generated",
     "user_traceback",
     "RmqBudgetWarning",
+    "RmqSuiteFaultWarning",
 ]
 
 
 class RmqBudgetWarning(UserWarning):
     """A generated check ran out of time and passed on fewer examples than its profile asks for."""
+
+
+class RmqSuiteFaultWarning(pytest.PytestWarning):
+    """The reference port fails a generated property on a draw: a fault of the suite (the draw
+    lies outside the property's domain, or the property is wrong), never the strategy's."""
 
 
 def _properties(request, **values: Any) -> None:
@@ -127,21 +134,41 @@ def run_generated(
     max_examples: int | None = None,
     shrink: bool = True,
     explicit: Any = (),
+    reference: Callable[[Any], None] | None = None,
 ) -> None:
     """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the
-    report and the replay line when an example breaks the check."""
+    report and the replay line when an example breaks the check. Draws the ``reference`` body
+    (the same check on the reference port) fails are left out, each a warning that names the
+    check, the draw and the seed; a check that could check no draw at all is skipped."""
     from pytest_rmq_conformance.engine.generated.generation import check_examples
     from pytest_rmq_conformance.engine.protocol.client import HarnessGaveUp, Unsupported
 
     try:
-        result = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink, explicit=explicit)
+        result = check_examples(conformance, examples, body, max_examples=max_examples, shrink=shrink, explicit=explicit,
+                                reference=reference)
     except Unsupported as exc:
         pytest.skip(f"not implemented: {exc}")
     except HarnessGaveUp as exc:
         skip_not_run(request, str(exc))
+    if result.excluded:
+        _suite_faults(request, result)
     if result.note is not None:
         _properties(request, note=result.note)
         warnings.warn(RmqBudgetWarning(f"{request.node.name}: {result.note}"), stacklevel=2)
     if result.report is not None:
         found = {"divergence": result.divergence, "shrinking": result.shrinking, "class": result.cause}
         fail_generated(request, conformance, result.report, **found)
+
+
+def _suite_faults(request, result) -> None:
+    """Warn of each draw left out because the reference port fails it (the first few in full)."""
+    from pytest_rmq_conformance.engine.generated.domain import MAX_KEPT
+
+    _properties(request, suite_faults=result.excluded)
+    for report in result.suite_faults:
+        warnings.warn(RmqSuiteFaultWarning(f"{request.node.name}: {report}"), stacklevel=3)
+    if result.excluded > MAX_KEPT:
+        more = result.excluded - MAX_KEPT
+        warnings.warn(RmqSuiteFaultWarning(f"{request.node.name}: suite fault: {more} more draw(s) the reference port fails were left out"), stacklevel=3)
+    if result.tried == 0:
+        pytest.skip(f"suite fault: the reference port fails every one of the {result.excluded} draw(s); nothing was checked")

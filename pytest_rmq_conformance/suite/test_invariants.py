@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 
+from pytest_rmq_conformance.engine.generated.domain import reference_body
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.kinds.allocation.invariants import Assignment
@@ -43,20 +44,34 @@ def _fail(conformance, headline, violations, group, data):
     raise PropertyFailure(format_generated(f"{conformance.name} {headline}", details, group, data))
 
 
+def _group_check(conformance, prop):
+    """``prop`` on every member's share of a scenario, for ``conformance`` (``None``: not claimed)."""
+    if prop not in conformance.properties:
+        return None
+    timeout = conformance.settings.timeout
+
+    def check(scenario):
+        names = for_scenario(frozenset({prop}), scenario)
+        shares, problems = assign(conformance.build_for, scenario, timeout)
+        violations = problems + check_group(names, scenario, shares)
+        if violations:
+            _fail(conformance, f"breaks {prop} ({PROPERTIES[prop]})", violations, scenario, scenario.dumps())
+
+    return check
+
+
 @pytest.mark.parametrize("prop", GROUP_PROPERTIES)
 def test_invariant_of_a_group(prop, rmq_conformance, rmq_groups, request):
     """Every member's share of one generated group, checked against ``prop``."""
     _claimed(rmq_conformance, rmq_groups, [prop])
-    timeout = rmq_conformance.settings.timeout
+    reference = reference_body(rmq_conformance, lambda subject: _group_check(subject, prop))
+    run_generated(request, rmq_conformance, rmq_groups.scenarios(), _group_check(rmq_conformance, prop), reference=reference)
 
-    def check(scenario):
-        names = for_scenario(frozenset({prop}), scenario)
-        shares, problems = assign(rmq_conformance.build_for, scenario, timeout)
-        violations = problems + check_group(names, scenario, shares)
-        if violations:
-            _fail(rmq_conformance, f"breaks {prop} ({PROPERTIES[prop]})", violations, scenario, scenario.dumps())
 
-    run_generated(request, rmq_conformance, rmq_groups.scenarios(), check)
+def _walk_check(conformance, claimed):
+    """The claimed properties ``conformance`` shares with ``claimed`` along a plan (``None``: none)."""
+    mine = set(claimed) & conformance.properties
+    return (lambda plan: _walk(conformance, plan, mine)) if mine else None
 
 
 def _walk(conformance, plan, claimed):
@@ -88,15 +103,15 @@ def _walk(conformance, plan, claimed):
 def test_invariant_across_a_change(prop, rmq_conformance, rmq_groups, request):
     """One group through joins, leaves and crashes, checked against ``prop`` at each change."""
     _claimed(rmq_conformance, rmq_groups, [prop])
-    run_generated(
-        request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, {prop})
-    )
+    reference = reference_body(rmq_conformance, lambda subject: _walk_check(subject, {prop}))
+    run_generated(request, rmq_conformance, rmq_groups.plans(), _walk_check(rmq_conformance, {prop}), reference=reference)
 
 
 def test_membership_changes(rmq_conformance, rmq_groups, request):
     """Every claimed invariant after every join, leave and crash of a generated sequence."""
     claimed = _claimed(rmq_conformance, rmq_groups, GROUP_PROPERTIES + CHANGE_PROPERTIES)
-    run_generated(request, rmq_conformance, rmq_groups.plans(), lambda plan: _walk(rmq_conformance, plan, claimed))
+    reference = reference_body(rmq_conformance, lambda subject: _walk_check(subject, claimed))
+    run_generated(request, rmq_conformance, rmq_groups.plans(), _walk_check(rmq_conformance, claimed), reference=reference)
 
 
 @pytest.mark.rmq_check("invariants", kinds=("producer",))
@@ -109,7 +124,8 @@ def test_selection_invariant(prop, rmq_conformance, request):
     check = invariant_check(rmq_conformance, prop)
     if isinstance(check, str):
         pytest.skip(check)
-    run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit)
+    reference = reference_body(rmq_conformance, lambda subject: invariant_check(subject, prop))
+    run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit, reference=reference)
 
 
 @pytest.mark.rmq_check("invariants", kinds=("grpc",))
@@ -122,4 +138,5 @@ def test_balancer_invariant(prop, rmq_conformance, request):
     check = balancer_check(rmq_conformance, prop)
     if isinstance(check, str):
         pytest.skip(check)
-    run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit)
+    reference = reference_body(rmq_conformance, lambda subject: balancer_check(subject, prop))
+    run_generated(request, rmq_conformance, check.examples, check.body, explicit=check.explicit, reference=reference)

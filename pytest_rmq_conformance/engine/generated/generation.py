@@ -15,7 +15,10 @@ passes on the examples it tried, and says how many. A strategy that hangs
 ends the check at once (no shrinking). A strategy whose constructor raises for a drawn
 configuration that Java's accepts fails the check with one report naming the
 configuration and the exception (the example is shrunk like any other); where
-Java's constructor refuses the configuration too, the example does not count.
+Java's constructor refuses the configuration too, the example does not count. With a
+``reference`` body (:mod:`.domain`), a failing draw is asked of the reference port before it
+is held against the strategy; a draw the port fails too does not count either: it is a fault of
+the suite, kept in ``CheckResult.suite_faults``.
 """
 
 from __future__ import annotations
@@ -23,15 +26,16 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, example, given, reject, seed
 from hypothesis import settings as hypothesis_settings
-from hypothesis.errors import Flaky, HypothesisWarning, UnsatisfiedAssumption
+from hypothesis.errors import Flaky, HypothesisWarning, Unsatisfiable, UnsatisfiedAssumption
 from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.generated.budgets import OutOfTime, deadline
+from pytest_rmq_conformance.engine.generated.domain import MAX_KEPT, suite_fault
 from pytest_rmq_conformance.engine.generated.report import build_failure_lines, format_generated
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.client import HarnessFault
@@ -62,6 +66,8 @@ class CheckResult:
     divergence: str | None = None  # the first thing the report shows going wrong
     tried: int = 0  # examples asked
     note: str | None = None  # a pass on fewer examples than the profile's: why
+    suite_faults: tuple[str, ...] = ()  # draws the reference port fails (left out): the first few in full
+    excluded: int = 0  # how many distinct draws were left out for that
 
 
 class _Nondeterministic(BaseException):
@@ -107,8 +113,9 @@ class _Run:
         shrink_time: float,
         explicit: Sequence[Any],
         replay: bool,
+        reference: Callable[[Any], None] | None = None,
     ):
-        self.subject, self.body, self.replay = subject, body, replay
+        self.subject, self.body, self.replay, self.reference = subject, body, replay, reference
         self.check_time, self.shrink_time = check_time, shrink_time
         self.explicit = {id(fixed) for fixed in explicit}
         self.started = time.monotonic()
@@ -117,6 +124,7 @@ class _Run:
         self.smallest: PropertyFailure | None = None
         self.error: Exception | None = None  # the last error the body raised that is no failure of the strategy
         self.fixed_failed = False
+        self.suite_faults: dict[str, str] = {}  # a left-out draw's report, by its first lines
 
     def __call__(self, drawn: Any) -> None:
         if self.shrink_started is None:
@@ -140,6 +148,7 @@ class _Run:
                 raise
         if caught is None:
             return
+        self._in_domain(drawn, caught)  # the reference port: trusted, not timed
         if self.shrink_started is None:
             if self.replay:
                 self._ask_again(drawn, caught, first)
@@ -147,6 +156,25 @@ class _Run:
             self.shrink_started = time.monotonic()
         self.smallest = caught
         raise caught
+
+    def _in_domain(self, drawn: Any, caught: PropertyFailure) -> None:
+        """Before ``caught`` is held against the strategy, ask the reference port (a strategy with
+        a Java twin): a draw it fails too is left out."""
+        if self.reference is None:
+            return
+        if self.reference is self.body:  # the reference port itself: its failure is the suite's
+            self._leave_out(caught)
+        try:
+            self.reference(drawn)
+        except PropertyFailure as failure:
+            self._leave_out(failure)
+
+    def _leave_out(self, failure: PropertyFailure) -> None:
+        """Keep the reference port's ``failure`` as a fault of the suite and reject the draw."""
+        self.tried -= 1
+        report = str(failure)
+        self.suite_faults.setdefault(report, suite_fault(self.subject, report))
+        reject()
 
     def _attempt(self, drawn: Any) -> PropertyFailure | None:
         """The body's verdict on ``drawn``: ``None`` when it passed."""
@@ -232,9 +260,22 @@ def check_examples(
     max_examples: int | None = None,
     shrink: bool = True,
     explicit: Sequence[Any] = (),
+    reference: Callable[[Any], None] | None = None,
 ) -> CheckResult:
     """Check ``body`` over ``examples`` for the strategy under test (a
-    :class:`~pytest_rmq_conformance.engine.loading.subject.Subject`), the ``explicit`` examples first."""
+    :class:`~pytest_rmq_conformance.engine.loading.subject.Subject`), the ``explicit`` examples first;
+    ``reference`` is the same check on the reference port (:func:`.domain.reference_body`), ``body``
+    itself when the strategy is the reference port."""
+    faults: dict[str, str] = {}
+    if reference is not None and subject.is_reference:
+        reference = body  # asked once: where it fails, the reference port fails
+    result = _check(subject, examples, body, max_examples, shrink, explicit, reference, faults)
+    if not faults:
+        return result
+    return replace(result, suite_faults=tuple(list(faults.values())[:MAX_KEPT]), excluded=len(faults))
+
+
+def _check(subject, examples, body, max_examples, shrink, explicit, reference, faults: dict[str, str]) -> CheckResult:
     settings = subject.settings
     if subject.hangs.exhausted:
         return CheckResult(subject.hangs.refusal(), HANG, NOT_SHRUNK, subject.hangs.refusal())
@@ -242,7 +283,8 @@ def check_examples(
     # a strategy claiming one answer per input is asked again before shrinking; one that keeps
     # state on purpose may answer otherwise the second time without being nondeterministic
     check_time = check_seconds(settings)
-    run = _Run(subject, body, check_time, settings.shrink_time, explicit, replay="one-answer" in subject.properties)
+    run = _Run(subject, body, check_time, settings.shrink_time, explicit, "one-answer" in subject.properties, reference)
+    run.suite_faults = faults
 
     def check(drawn: Any) -> None:
         run(drawn)
@@ -267,6 +309,11 @@ def check_examples(
             f"checked {run.tried} of {count} examples: the check's {check_time:g} s ran out "
             "(--rmq-check-time); the strategy is slow, and the verdict covers those examples only"
         )
+        return CheckResult(tried=run.tried, note=note)
+    except Unsatisfiable:  # every draw was left out: the property checked nothing
+        if not faults:
+            raise
+        note = f"no draw was checked: the reference port fails all {len(faults)} drawn (a fault of the suite)"
         return CheckResult(tried=run.tried, note=note)
     except _Nondeterministic as stop:
         report = _nondeterministic_report(subject.name, stop)

@@ -15,6 +15,7 @@ import copy
 import os
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,7 @@ class Subject:
         self._load_error: str | None = None
         self._properties: tuple[frozenset[str], str] = (frozenset(), "")
         self._only_family: str | None = None  # a view of a harness's families: this one
+        self._references: dict[str, Subject] = {}  # reference_view()'s, by family
 
     # -- loading -------------------------------------------------------
 
@@ -291,6 +293,21 @@ class Subject:
         family = scenario.strategy or self.family
         assert family is not None
         return kinds.reference_strategy(family, {**scenario.params, "charset": self.settings.charset}, self.settings.version)
+
+    def reference_view(self) -> Subject | None:
+        """The reference port of the strategy's family at the same release and charset, as a
+        subject of its own (the strategy itself when it is the reference port); ``None`` without
+        a Java twin."""
+        if self.is_reference:
+            return self
+        family = self.family
+        if family is None:
+            return None
+        found = self._references.get(family)
+        if found is None:
+            settings = replace(self.settings, spec=family, origin="the reference port", isolate=False, search_path=())
+            found = self._references[family] = Subject(settings, hangs=self.hangs)
+        return found
 
     def portable_spec(self) -> str | None:
         """A spec another process can resolve without pytest's hooks, if there is one."""

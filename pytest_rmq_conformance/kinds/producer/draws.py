@@ -10,6 +10,13 @@ penalty, counter sets, latency toggles, route refreshes and detector rounds. Wit
 every update has its own latency, so no two fault items ever compare equal (4.7.1 breaks
 such ties with an unseeded shuffle, which no port can reproduce).
 
+Draws reach the boundaries where Java's behaviour turns: one route in three mixes in broker
+names beyond ASCII (:data:`TRAP_BROKERS`, a name above the surrogates and one beyond the BMP
+always among them: Java sorts them by UTF-16 code units, Python's ``str`` by code points); a
+trace may carry up to two *penalty edges* (:func:`penalty_edges`: an update, the clock moved to
+the penalty's last millisecond, selects, one millisecond more, selects again); counters start
+near both ends of the int, ``whichItemWorst`` near its top.
+
 :func:`selector_cases` draws the calls of one selector: an argument of every type the hash
 selector reads (strings whose ``hashCode`` is ``Integer.MIN_VALUE`` among them) or a
 ``java.util.Random`` seed, and the list lengths asked in turn.
@@ -27,12 +34,18 @@ from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
 from pytest_rmq_conformance.producer.counter import producer_release
 from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
 
-__all__ = ["traces", "fixed_traces", "selector_cases", "MIN_VALUE_STRINGS"]
+__all__ = ["traces", "fixed_traces", "selector_cases", "broker_names", "penalty_edges", "MIN_VALUE_STRINGS", "TRAP_BROKERS"]
 
 #: strings whose Java ``hashCode()`` is ``Integer.MIN_VALUE``
 MIN_VALUE_STRINGS = ("polygenelubricants", "GydZG_", "DESIGNING WORKHOUSES")
 _BROKERS = ("broker-a", "broker-b", "broker-c", "broker-d", "broker-e", "A", "B", "C")
 _MAX_STEPS = 40
+#: broker names whose Java order is not Python's: above the surrogates (U+E000..U+FFFF) against
+#: beyond the BMP (a surrogate pair in Java), with Latin-1 and CJK between; none has the
+#: separators of an ``orderTopicConf`` (``;`` and ``:``)
+TRAP_BROKERS = ("b-\ue000", "b-\uff21", "\uff21", "b-\U0001f600", "b-\U00010400", "\U0001f600", "b-é", "b-中")
+_ABOVE_SURROGATES = [name for name in TRAP_BROKERS if any("\ue000" <= c <= "\uffff" for c in name)]
+_BEYOND_BMP = [name for name in TRAP_BROKERS if any(c > "\uffff" for c in name)]
 
 
 def _edges(version: str) -> list[int]:
@@ -42,10 +55,21 @@ def _edges(version: str) -> list[int]:
 
 
 @st.composite
+def broker_names(draw) -> list[str]:
+    """One to five distinct broker names: the plain ones, or (one route in three) a name above
+    the surrogates, one beyond the BMP and up to three more of any kind, in any order."""
+    if draw(st.integers(0, 2)) != 0:
+        return draw(st.lists(st.sampled_from(_BROKERS), min_size=1, max_size=5, unique=True))
+    names = [draw(st.sampled_from(_ABOVE_SURROGATES)), draw(st.sampled_from(_BEYOND_BMP))]
+    more = draw(st.lists(st.sampled_from(_BROKERS + TRAP_BROKERS), max_size=3, unique=True))
+    return draw(st.permutations(list(dict.fromkeys(names + more))))
+
+
+@st.composite
 def _route(draw, odd: bool) -> dict[str, Any]:
     """A route of one to five brokers; ``odd`` ones also have brokers with no queue, no
     master, no write permission, and an ``orderTopicConf``."""
-    names = draw(st.lists(st.sampled_from(_BROKERS), min_size=1, max_size=5, unique=True))
+    names = draw(broker_names())
     perms = st.sampled_from([6, 6, 6, 7, 2, 4]) if odd else st.just(6)
     queue_datas = [[name, draw(st.integers(0 if odd else 1, 4)), draw(perms)] for name in names]
     ids = st.sampled_from([[0], [0], [0, 1], [1]]) if odd else st.sampled_from([[0], [0, 1]])
@@ -56,8 +80,22 @@ def _route(draw, odd: bool) -> dict[str, Any]:
     return {"queueDatas": queue_datas, "brokerDatas": broker_datas, "orderTopicConf": conf}
 
 
-def _counter() -> SearchStrategy[int | None]:
-    return st.one_of(st.none(), st.integers(0, 1000), st.integers(INT_MAX - 50, INT_MAX))
+def _counter(version: str) -> SearchStrategy[int | None]:
+    return st.one_of(st.none(), st.integers(0, 1000), st.integers(INT_MAX - 50, INT_MAX), _near_int_min(version))
+
+
+def _near_int_min(version: str) -> SearchStrategy[int]:
+    """Stored counters Java reaches past the int's end (4.9.8 wraps to ``Integer.MIN_VALUE``)
+    or starts at (5.x's ``nextInt()``): the bottom of the int and just below zero. 4.7.1 stores
+    ``Math.abs`` of its values, never a negative one: there, more values near the top."""
+    if producer_release(version) < (4, 9, 8):
+        return st.integers(INT_MAX - 5, INT_MAX)
+    return st.integers(INT_MIN, INT_MIN + 50) | st.integers(-50, -1)
+
+
+def _worst_index() -> SearchStrategy[int | None]:
+    """4.x's ``whichItemWorst``: unset, small, or a few fallbacks short of the int's end."""
+    return st.one_of(st.none(), st.integers(0, 10), st.integers(INT_MAX - 3, INT_MAX))
 
 
 @st.composite
@@ -78,11 +116,11 @@ def _step(draw, version: str, brokers: list[str]) -> dict[str, Any]:
         ms = draw(st.one_of(st.sampled_from(penalties), st.sampled_from(penalties).map(lambda p: max(p - 1, 0)), st.integers(0, 700_000)))
         return {"op": op, "ms": ms}
     if op == "set_index":
-        return {"op": op, "value": draw(st.integers(0, 1000) | st.integers(INT_MAX - 5, INT_MAX))}
+        return {"op": op, "value": draw(st.integers(0, 1000) | st.integers(INT_MAX - 5, INT_MAX) | _near_int_min(version))}
     if op == "set_latency":
         return {"op": op, "enable": draw(st.booleans())}
     if op == "route":
-        return {"op": op, "route": draw(_route(True)), "sendIndex": draw(_counter()), "sendIndexSeed": draw(st.integers(0, 99))}
+        return {"op": op, "route": draw(_route(True)), "sendIndex": draw(_counter(version)), "sendIndexSeed": draw(st.integers(0, 99))}
     resolve = {name: draw(st.sampled_from([f"{name}:10911", None])) for name in brokers}
     return {"op": op, "resolve": resolve, "reachableAddrs": [addr for addr in resolve.values() if addr is not None and draw(st.booleans())]}
 
@@ -112,18 +150,54 @@ def traces(draw, version: str, latency: bool = True) -> TraceCase:
     }
     initial = {
         "clockMs": draw(st.sampled_from([0, 1_000_000, 1_700_000_000_000])),
-        "sendIndex": draw(_counter()),
+        "sendIndex": draw(_counter(version)),
         "sendIndexSeed": draw(st.integers(0, 99)),
-        "worstIndex": draw(st.none() | st.integers(0, 10)),
+        "worstIndex": draw(_worst_index()),
         "worstIndexSeed": draw(st.integers(0, 99)),
     }
-    steps = _distinct_latencies(draw(st.lists(_step(version, brokers), min_size=8, max_size=_MAX_STEPS)))
+    steps = draw(st.lists(_step(version, brokers), min_size=8, max_size=_MAX_STEPS))
+    edges = draw(st.lists(penalty_edges(version, brokers), max_size=2))
+    places = [draw(st.integers(0, len(steps))) for _ in edges]
+    for at, edge in sorted(zip(places, edges), key=lambda pair: -pair[0]):  # from the end: none splits another
+        steps[at:at] = edge
+    steps = _distinct_latencies(steps)
+    _land_on_edges(params, version, edges)
     if not latency:
         steps = [{**step, "enable": False} if step["op"] == "set_latency" else step for step in steps]
     return TraceCase(
         id="generated", strategy="FAULT_STRATEGY", params=params, category="generated", flags=(), expect=(),
         topic="TopicTest", route=route, initial=initial, steps=tuple(steps),
     )
+
+
+@st.composite
+def penalty_edges(draw, version: str, brokers: list[str]) -> list[dict[str, Any]]:
+    """An update that penalises one of ``brokers`` (now and then the others isolated first), the clock moved to the penalty's last
+    millisecond, one to four selects, the clock moved one millisecond (the first free one),
+    and as many selects again. The first move is set by :func:`_land_on_edges` once the
+    update's latency is final (latencies are made distinct after drawing)."""
+    major = producer_release(version)[0]
+    least = LATENCY_MAX[major][2]  # the first latency the default tables penalise
+    latency = draw(st.sampled_from([edge for edge in _edges(version) if edge >= least]) | st.integers(least, 20000))
+    broker = draw(st.sampled_from(brokers))
+    update = {"op": "update", "broker": broker, "latency": latency, "isolation": draw(st.booleans()), "reachable": True}
+    # half the time every other broker is isolated first: the edge is then where the walk finds
+    # its first available broker (before it, 4.x falls back on pickOneAtLeast)
+    others = [_update(other, draw(st.integers(0, 20000)), isolation=True) for other in brokers if other != broker] if draw(st.booleans()) else []
+    selects = [{"op": "select", "lastBroker": draw(st.none() | st.sampled_from(brokers)), "resetIndex": False} for _ in range(draw(st.integers(1, 4)))]
+    return [*others, update, {"op": "advance", "ms": 0}, *selects, {"op": "advance", "ms": 1}, *(dict(select) for select in selects)]
+
+
+def _land_on_edges(params: dict[str, Any], version: str, edges: list[list[dict[str, Any]]]) -> None:
+    """Each edge's first clock move set to its penalty less one millisecond, by the tables of ``params``."""
+    from pytest_rmq_conformance.kinds.producer.invariants import penalty
+
+    major = producer_release(version)[0]
+    for edge in edges:
+        at = next(i for i, step in enumerate(edge) if step["op"] == "advance")
+        update, advance = edge[at - 1], edge[at]
+        priced = ISOLATION_LATENCY[major] if update["isolation"] else update["latency"]
+        advance["ms"] = max((penalty(params, version, priced) or 0) - 1, 0)
 
 
 def _fixed(name: str, latency_on: bool, steps: list[dict[str, Any]]) -> TraceCase:
