@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
@@ -149,10 +149,21 @@ def select(families: Sequence[str], releases: Sequence[str] | None) -> list[Targ
     return chosen
 
 
-def jobs_of(targets: Iterable[Target], seeds: Sequence[int], golden: bool, strategy: str | None) -> list[Job]:
-    """The runs, the golden ones (the first seed of each target) first: they take longest."""
-    jobs = [Job(target, seed, golden and at == 0, strategy or target.family) for target in targets for at, seed in enumerate(seeds)]
-    return sorted(jobs, key=lambda job: not job.golden)
+def one_release(targets: Sequence[Target], seed: int) -> list[Target]:
+    """One target per family, drawn by ``seed`` (the same seed, the same releases)."""
+    families = list(dict.fromkeys(target.family for target in targets))
+    return [random.Random(f"{seed}/{family}").choice([t for t in targets if t.family == family]) for family in families]
+
+
+def jobs_of(targets: Sequence[Target], seeds: Sequence[int], golden: bool, strategy: str | None, rotate: bool = False) -> list[Job]:
+    """The runs seed by seed (each family at one release a seed when ``rotate``); the golden part
+    with a target's first seed only."""
+    jobs, seen = [], set()
+    for seed in seeds:
+        for target in one_release(targets, seed) if rotate else targets:
+            jobs.append(Job(target, seed, golden and target not in seen, strategy or target.family))
+            seen.add(target)
+    return jobs
 
 
 def child_environment() -> dict[str, str]:
@@ -205,6 +216,7 @@ def parser() -> argparse.ArgumentParser:
     parsed.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="runs at once (default: the cores)")
     parsed.add_argument("--timeout", type=float, default=900.0, help="seconds one run may take (default 900)")
     parsed.add_argument("--no-golden", action="store_true", help="leave out the golden part (seed-independent) on every seed")
+    parsed.add_argument("--one-release", action="store_true", help="each family at one of its releases per seed, drawn by the seed (CI's slice)")
     parsed.add_argument("--strategy", metavar="SPEC", help="run SPEC instead of each family's reference port (with --families)")
     parsed.add_argument("-v", "--verbose", action="store_true", help="one line per run, passed ones too, with its time")
     parsed.add_argument("--list", action="store_true", help="print the runs and their commands, run nothing")
@@ -231,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         key = args.slice_key or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         seeds = slice_of(args.slice, key)
         print(f"seeds slice: {', '.join(map(str, seeds))} (--slice {args.slice} --slice-key {key})", flush=True)
-    jobs = jobs_of(targets, seeds, not args.no_golden, args.strategy)
+    jobs = jobs_of(targets, seeds, not args.no_golden, args.strategy, args.one_release)
     if args.list:
         for job in jobs:
             print(f"{job.target.label} seed {job.seed}: {job.replay()}")
@@ -250,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"wall {time.perf_counter() - started:.0f} s, runs' cpu {children.ru_utime + children.ru_stime:.0f} s, "
           f"-j {args.jobs}, longest run {max(outcome.seconds for outcome in outcomes):.1f} s")
-    print(f"seeds {shown_seeds(seeds)}: {len(targets)} families x releases, {len(outcomes)} runs, "
+    print(f"seeds {shown_seeds(seeds)}: {len({job.target for job in jobs})} families x releases, {len(outcomes)} runs, "
           f"{len(outcomes) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

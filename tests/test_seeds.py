@@ -110,3 +110,14 @@ def test_a_run_past_its_time_limit_fails(tmp_path):
     done = seeds("--families", "GROUP_HASH", "--seeds", "1", "--no-golden", "--timeout", "0.001", cwd=tmp_path)
     assert done.returncode == 1
     assert "FAILED GROUP_HASH 5.3.3 seed 1: no verdict within 0.001 s (--timeout)" in done.stdout
+
+
+def test_one_release_runs_each_family_once_a_seed_at_a_release_of_its_vectors():
+    _, every = listed("--seeds", "1")
+    out, runs = listed("--seeds", "7,8", "--one-release", "--no-golden")
+    again, _ = listed("--seeds", "7,8", "--one-release", "--no-golden")
+    assert out == again
+    assert set(runs) <= set(every)
+    for seed in (7, 8):
+        families = [label.split()[0] for label, commands in runs.items() for command in commands if f"--rmq-seed={seed} " in command]
+        assert sorted(families) == sorted({label.split()[0] for label in every})
