@@ -117,8 +117,8 @@ def parse_seeds(text: str) -> list[int]:
             raise argparse.ArgumentTypeError(f"{item!r} is not a seed or a range like 1..20") from None
         if first < 0 or last < first:
             raise argparse.ArgumentTypeError(f"{item!r} is not a range of seeds (from 0 up, first <= last)")
-        seeds += [seed for seed in range(first, last + 1) if seed not in seeds]
-    return seeds
+        seeds += range(first, last + 1)
+    return list(dict.fromkeys(seeds))
 
 
 def shown_seeds(seeds: Sequence[int]) -> str:
