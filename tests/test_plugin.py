@@ -69,7 +69,7 @@ def test_every_reference_class_passes_in_an_empty_directory(pytester, cls):
 
 
 def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
-    result = run(pytester, "--rmq-strategy=CONSISTENT_HASH", "--rmq-case=none")
+    result = run(pytester, "--rmq-strategy=CONSISTENT_HASH", "--co")
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: strategy CONSISTENT_HASH (--rmq-strategy): built-in reference port "
@@ -80,7 +80,7 @@ def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
     )
     monkeypatch.setenv("RMQ_STRATEGY", "pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely")
     monkeypatch.setenv("RMQ_REFERENCE_VERSION", "4.9.8")
-    result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite", "--rmq-case=none", "--rmq-strict-order")
+    result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite", "--co", "--rmq-strict-order")
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: strategy pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely ($RMQ_STRATEGY):"
@@ -91,7 +91,7 @@ def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
     monkeypatch.delenv("RMQ_STRATEGY")
     monkeypatch.delenv("RMQ_REFERENCE_VERSION")
     pytester.makeini("[pytest]\nrmq_strategy = MACHINE_ROOM\nrmq_reference_version = 4.7.1\n")
-    result = run(pytester, "--rmq-suite", "--rmq-case=none")
+    result = run(pytester, "--rmq-suite", "--co")
     result.stdout.fnmatch_lines(["rmq-conformance: strategy MACHINE_ROOM (ini rmq_strategy):*", "*RocketMQ 4.7.1 (ini*"])
 
 
@@ -455,6 +455,21 @@ def test_golden_dirs_hook_adds_cases(pytester):
     extra_golden(pytester)
     result = run(pytester, "--rmq-strategy=AVG", "--rmq-case=team-*", "-v")
     result.stdout.fnmatch_lines(["*test_golden[[]team-AVG-0001-incident[]] PASSED*"])
+
+
+@pytest.mark.parametrize(
+    ("strategy", "pattern", "says"),
+    [
+        ("SELECTOR_HASH", "pub-SELECTOR_HASH-9999", "--rmq-case=pub-SELECTOR_HASH-9999: matches none of the * golden cases "
+         "of SELECTOR_HASH at RocketMQ 5.3.3; nearest: pub-SELECTOR_HASH-*"),
+        ("AVG", "nothing-like-it", "--rmq-case=nothing-like-it: matches none of the * golden cases of AVG at RocketMQ 5.3.3; "
+         "they run from pub-AVG-0001-* to *"),
+    ],
+)
+def test_a_case_pattern_that_matches_no_case_is_a_usage_error_naming_it(pytester, strategy, pattern, says):
+    result = run(pytester, f"--rmq-strategy={strategy}", "--rmq-case=pub-*", f"--rmq-case={pattern}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {says}"])
 
 
 def test_malformed_golden_data_fails_once_naming_file_and_case(pytester):

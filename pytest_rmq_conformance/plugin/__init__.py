@@ -90,6 +90,29 @@ def _check_usage(state) -> None:
         return  # the data's fault, not the command's: test_golden fails naming the file and case
     if missing is not None:  # a run that checks nothing against Java must not pass
         raise pytest.UsageError(missing)
+    unmatched = _unmatched_case_pattern(state)
+    if unmatched is not None:
+        raise pytest.UsageError(unmatched)
+
+
+def _unmatched_case_pattern(state) -> str | None:
+    """Why an ``--rmq-case`` pattern would select nothing: it matches none of the golden cases
+    of the strategy's families at the release (with the ids nearest to it); ``None`` when each
+    pattern matches some."""
+    from difflib import get_close_matches
+    from fnmatch import fnmatchcase
+
+    ids = [case.id for case in state.golden.cases()]
+    for pattern in state.case_patterns:
+        if not any(fnmatchcase(case_id, pattern) for case_id in ids):
+            families = ", ".join(state.subject.families)
+            nearest = get_close_matches(pattern, ids, n=3, cutoff=0.5)
+            hint = f"; nearest: {', '.join(nearest)}" if nearest else (f"; they run from {ids[0]} to {ids[-1]}" if ids else "")
+            return (
+                f"--rmq-case={pattern}: matches none of the {len(ids)} golden cases of {families} "
+                f"at RocketMQ {state.settings.version}{hint}"
+            )
+    return None
 
 
 @pytest.hookimpl(optionalhook=True)
