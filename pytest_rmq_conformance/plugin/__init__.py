@@ -107,7 +107,11 @@ def _unmatched_case_pattern(state) -> str | None:
         if not any(fnmatchcase(case_id, pattern) for case_id in ids):
             families = ", ".join(state.subject.families)
             nearest = get_close_matches(pattern, ids, n=3, cutoff=0.5)
-            hint = f"; nearest: {', '.join(nearest)}" if nearest else (f"; they run from {ids[0]} to {ids[-1]}" if ids else "")
+            hint = (
+                f"; nearest: {', '.join(nearest)}"
+                if nearest
+                else (f"; they run from {ids[0]} to {ids[-1]}" if ids else "")
+            )
             return (
                 f"--rmq-case={pattern}: matches none of the {len(ids)} golden cases of {families} "
                 f"at RocketMQ {state.settings.version}{hint}"
