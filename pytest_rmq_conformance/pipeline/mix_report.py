@@ -48,7 +48,7 @@ def _often(v: dict[str, Any]) -> str:
 def _verdict_row(v: dict[str, Any]) -> list[str]:
     worst = v["worst"] or (v["first_error"] if v["errors"] else None) or MISSING
     return [
-        v["spec"],
+        v.get("client") or v["spec"],
         v["family"] or MISSING,
         v["side"],
         "yes" if v["safe"] else "no",
@@ -92,7 +92,7 @@ def _consumer_blocks(summary: dict[str, Any]) -> list[Block]:
     space = part["space"]
     rows = [
         [
-            r["spec"] + (f" [{r['family']}]" if r["family"] and r["strategy"] != r["spec"] else ""),
+            r["strategy"],
             MIX_TITLES[r["mix"]],
             f"{r['mixes']:,}",
             _pct(r["failing"], r["mixes"]),
