@@ -20,9 +20,13 @@ import json
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pytest brings tomli to 3.10
+    import tomli as tomllib
 
 from pytest_rmq_conformance.pipeline.group_space import GroupSpace
 from pytest_rmq_conformance.pipeline.space import SweepSpace
@@ -62,7 +66,10 @@ def _entries(listed: dict[str, dict[str, Any]]) -> tuple[list, list, dict[str, s
         mine, _ = consumer_entries([spec], RELEASE, 2.0)  # a client serving no consumer family has no consumer side
         theirs, _ = group_entries([spec])
         if not mine and not theirs:
-            print(f"clients/mixing.py: {name}: its harness serves nothing to mix with Java (or did not start)", file=sys.stderr)
+            print(
+                f"clients/mixing.py: {name}: its harness serves nothing to mix with Java (or did not start)",
+                file=sys.stderr,
+            )
         consumer += mine
         producer += theirs
     return consumer, producer, names
@@ -139,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
 
     print("\n".join(verdict_lines(summary)))
-    print(f"written: {args.out / 'report.md'}, {args.out / 'report.html'}, {args.out / 'summary.json'}, {args.out / 'table.md'}")
+    print(
+        f"written: {args.out / 'report.md'}, {args.out / 'report.html'}, {args.out / 'summary.json'}, {args.out / 'table.md'}"
+    )
     print(json.dumps({v["client"]: v["safe"] for v in summary["verdicts"]}))
     return 0
 

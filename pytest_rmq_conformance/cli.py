@@ -237,6 +237,9 @@ def _unwritable(out: Path) -> str | None:
     """Why the sweep could not stage its outputs beside ``out`` (it creates ``out``'s parent, as the sweep would)."""
     import tempfile
 
+    existing = next((folder for folder in out.absolute().parents if folder.exists()), None)
+    if existing is not None and not existing.is_dir():
+        return f"--out {out}: {existing} is a file, not a directory"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryDirectory(prefix=f".{out.name}.probe-", dir=out.parent).cleanup()
