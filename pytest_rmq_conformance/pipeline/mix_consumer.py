@@ -223,8 +223,8 @@ class MixEvaluator(Evaluator):
                     doubles, orphans = zip(*(_java_costs(mq_all, java) for mq_all, java, _ in steps))
                     java_costs = (sum(doubles), sum(orphans))
                     for name, x_clients in chosen:
-                        costs = [mix_costs(mq_all, java, mine, x_clients) for mq_all, java, mine in steps]
-                        counts[name] = (*costs[0], *costs[1])
+                        per_step = [mix_costs(mq_all, java, mine, x_clients) for mq_all, java, mine in steps]
+                        counts[name] = (*per_step[0], *per_step[1])
                         mine_failed = [p for p in problems if set(p.clients) & set(x_clients)]
                         failed[name] = len(mine_failed)
                         if mine_failed and error is None:

@@ -241,7 +241,7 @@ def mix_tally(
     both, those split between Java's queue and the strategy's, those the strategy did not answer."""
     import numpy as np
 
-    rows = {
+    rows: dict[tuple[str, int], dict[str, Any]] = {
         (entry[0], k): {
             "strategy": entry[0],
             "spec": entry[1],
