@@ -592,7 +592,7 @@ def _parser() -> argparse.ArgumentParser:
         "clients take (double-taken) or nobody takes (orphaned) against the all-Java group, before and after the event. "
         "With --groups N: one Java producer and one of each --strategy (GROUP_HASH or SELECTOR_HASH) send the same N "
         "message groups or keys; counts those sent to different queues, at each queue count of --queues. Reports, per "
-        "strategy and family, whether it is safe to mix with Java",
+        "strategy and family, whether it is safe to mix with Java (only the --strategy specs are mixed: name one at least)",
     )
     sweep.add_argument(
         "--strategy", action="append", metavar="SPEC",

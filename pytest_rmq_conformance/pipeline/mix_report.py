@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.report import Block, Heading, Image, Para, Table, markdown_of, write_pages
+from pytest_rmq_conformance.pipeline.report import Block, Code, Heading, Image, Para, Table, markdown_of, write_pages
 
 __all__ = ["write_mix_report", "verdict_lines", "table_markdown", "TITLE", "CONSUMER_PLOT", "SPLIT_PLOT"]
 
@@ -183,6 +183,8 @@ def _replay_blocks(summary: dict[str, Any]) -> list[Block]:
         if v["replay"]:
             text += f" Replay: {v['replay']}"
         blocks.append(Para(text))
+        if v.get("group"):
+            blocks.append(Code("the scenario's group, as configured for the strategy, and its event", v["group"]))
     return [Heading(2, "Worst cases"), *blocks] if blocks else []
 
 
