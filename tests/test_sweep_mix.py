@@ -57,6 +57,22 @@ def test_costs_count_against_the_all_java_group():
     assert mix_costs(["q0", "q1", "q2", "q3"], java, {"a": ["q2"]}, ["a"]) == (1, 1)  # q2 twice, q1 nobody's
     assert mix_costs(["q0", "q1", "q2", "q3"], java, {"a": ["q0", "q1", "q1"]}, ["a"]) == (0, 0)  # a queue named twice
     assert mix_costs(["q0", "q1", "q2", "q3"], java, {"a": ["q3"]}, ["a"]) == (0, 1)  # taking Java's gap is no double
+    assert mix_costs(
+        ["q0", "q1", "q2", "q3"], java, {"a": ["q0", "q1", "elsewhere"], "b": ["elsewhere"]}, ["a", "b"]
+    ) == (0, 1)
+
+
+def test_a_master_nobody_answers_at_is_exit_3_before_anything_runs(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for mode in (["--mix", "--strategy", "AVG"], ["--mix", "--groups", "10", "--strategy", "GROUP_HASH"]):
+        assert main(["sweep", *mode, "--master", f"spark://127.0.0.1:{port}", "--out", str(tmp_path / "out")]) == 3
+        err = capsys.readouterr().err
+        assert err.startswith(f"rmq-conformance sweep: error: no Spark master answers at spark://127.0.0.1:{port} ")
+        assert err.count("\n") == 1 and not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("spec", REFERENCES)

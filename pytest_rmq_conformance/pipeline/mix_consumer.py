@@ -120,8 +120,9 @@ def mix_costs(
         if cid in java:
             mixed.subtract(set(java[cid]))
             mixed.update(set(mine.get(cid, ())))
-    double = sum(1 for q, n in mixed.items() if n >= 2 and n > base[q])
-    orphaned = sum(1 for q in set(mq_all) if mixed[q] <= 0 < base[q])
+    queues = set(mq_all)  # a queue outside the topic is a wrong answer, not a queue of the group to take twice
+    double = sum(1 for q in queues if mixed[q] >= 2 and mixed[q] > base[q])
+    orphaned = sum(1 for q in queues if mixed[q] <= 0 < base[q])
     return double, orphaned
 
 
