@@ -23,9 +23,17 @@ def test_every_npm_client_is_pinned_in_package_json_as_in_versions_toml():
             assert dependencies.get(name) == entry["pinned"], name
 
 
-def test_every_pypi_client_is_pinned_in_requirements_as_in_versions_toml():
-    lines = (CLIENTS / "python" / "requirements.txt").read_text(encoding="utf-8").split()
-    pins = dict(line.split("==") for line in lines)
+def _pins(file: str) -> dict:
+    return dict(line.split("==") for line in (CLIENTS / "python" / file).read_text(encoding="utf-8").split())
+
+
+def test_every_pypi_client_is_pinned_in_requirements_or_isolated_as_in_versions_toml():
+    # isolated.txt: clients that cannot share a site-packages with the others (tox installs each alone)
+    pins = {**_pins("requirements.txt"), **_pins("isolated.txt")}
     for name, entry in _versions().items():
         if entry["registry"] == "pypi":
             assert pins.get(name) == entry["pinned"], name
+
+
+def test_no_pypi_client_is_pinned_twice():
+    assert not set(_pins("requirements.txt")) & set(_pins("isolated.txt"))

@@ -23,7 +23,8 @@
 const inspector = require('node:inspector');
 const readline = require('node:readline');
 
-const PACKAGE = 'rocketmq-client-nodejs';
+// which build of the package: rocketmq-client-nodejs-beta.js sets the beta's name before requiring this file
+const PACKAGE = globalThis.RMQ_NODE_CLIENT || 'rocketmq-client-nodejs';
 const pb = require(`${PACKAGE}/proto/apache/rocketmq/v2/definition_pb`);
 const { PublishingLoadBalancer } = require(`${PACKAGE}/dist/producer/PublishingLoadBalancer`);
 const { SubscriptionLoadBalancer } = require(`${PACKAGE}/dist/consumer/SubscriptionLoadBalancer`);
@@ -171,7 +172,7 @@ function balance(request) {
 const HELLO = {
   protocol: 1,
   implementation: { name: PACKAGE, language: 'JavaScript (Node.js)', version: VERSION,
-    homepage: 'https://www.npmjs.com/package/rocketmq-client-nodejs' },
+    homepage: `https://www.npmjs.com/package/${PACKAGE}` },
   strategies: ['GROUP_HASH', 'PUBLISH_ROUND_ROBIN', 'SUBSCRIBE_ROUND_ROBIN'],
   sort: false,
 };
