@@ -162,14 +162,15 @@ const INT = 2n ** 32n;
 const toInt = (value) => BigInt.asIntN(32, BigInt(value));
 
 // Java's stored counter value of a pin: the value itself, or where an unset counter starts
-// (4.x: Math.abs of the first nextInt() of java.util.Random(seed))
-function javaStored(value, seed) {
+// (4.x: Math.abs of the first nextInt() of java.util.Random(seed), 4.7.1 clamping MIN_VALUE to 0)
+function javaStored(value, seed, release) {
   if (value !== null && value !== undefined) return Number(value);
   const MASK = (1n << 48n) - 1n;
   let state = (BigInt(seed) ^ 0x5DEECE66Dn) & MASK;
   state = (state * 0x5DEECE66Dn + 0xBn) & MASK;
   const first = toInt(state >> 16n);
-  return Number(first < 0n && first !== -(INT / 2n) ? -first : first);
+  if (first === -(INT / 2n)) return release === '4.7.1' ? 0 : Number(first); // Math.abs(MIN_VALUE): 4.7.1 clamps it
+  return Number(first < 0n ? -first : first);
 }
 
 function routeData(route) {
@@ -203,7 +204,7 @@ function trace(request) {
     return { publishList: [], outcomes: request.steps.map((step, at) => (at === 0 ? errorAnswer(error) : null)) };
   }
   MQProducer.prototype.updateTopicPublishInfo.call(producer, request.topic, info);
-  info.sendWhichQueue = javaStored(request.initial.sendIndex, request.initial.sendIndexSeed) + 1;
+  info.sendWhichQueue = javaStored(request.initial.sendIndex, request.initial.sendIndexSeed, request.release) + 1;
   const listOf = (it) => it.messageQueueList.map((mq) => [mq.brokerName, mq.queueId]);
   const publishList = listOf(info);
   const outcomes = request.steps.map((step) => {
