@@ -16,9 +16,10 @@ import argparse
 import json
 import re
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.matrix.cells import _verdict, build_matrix, golden_runs
@@ -57,13 +58,21 @@ def _run(clients: dict[str, dict[str, Any]]) -> list[dict[str, Any]] | None:
         groups.setdefault((tuple(entry["releases"]), float(entry.get("timeout", TIMEOUT))), []).append(name)
     docs = []
     for (releases, timeout), names in groups.items():
-        doc = build_matrix([clients[name]["harness"] for name in names], list(releases), checks=["golden"], timeout=timeout,
-                           progress=lambda line: print(line, file=sys.stderr))
+        doc = build_matrix(
+            [clients[name]["harness"] for name in names],
+            list(releases),
+            checks=["golden"],
+            timeout=timeout,
+            progress=lambda line: print(line, file=sys.stderr),
+        )
         for row, name in zip(doc["implementations"], names, strict=True):
             pinned = clients[name]["pinned"]
             if row["name"] != name or row["version"] != pinned:
-                print(f"clients/report.py: {row['spec']} says {row['name']} {row['version']}, not {name} {pinned} as "
-                      "clients/versions.toml pins: install the pinned clients (tox -e clients)", file=sys.stderr)
+                print(
+                    f"clients/report.py: {row['spec']} says {row['name']} {row['version']}, not {name} {pinned} as "
+                    "clients/versions.toml pins: install the pinned clients (tox -e clients)",
+                    file=sys.stderr,
+                )
                 return None
             row["kinds"] = clients[name]["kinds"]
         docs.append(doc)
@@ -85,7 +94,9 @@ def _tables(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 cells = [cell for cell in row["cells"] if cell["family"] in families]
                 kept = {key: value for key, value in row.items() if key not in ("kinds", "cells", "verdict")}
                 table["implementations"].append({**kept, "verdict": _verdict(cells), "cells": cells})
-            table["generatedAt"] = NO_CLOCK.removeprefix(" at ")  # no clock time: the report changes only with what it reports
+            table["generatedAt"] = NO_CLOCK.removeprefix(
+                " at "
+            )  # no clock time: the report changes only with what it reports
             validate({key: value for key, value in table.items() if key != "kind"})
             tables.append(table)
     return tables
@@ -96,7 +107,9 @@ def _anchored(text: str, kind: str, first: bool) -> str:
     if first:
         return text
     text = re.sub(r'id="d(\d+)"', rf'id="{kind}-d\1"', text)
-    return re.sub(r'href="#d(\d+)"|\(#d(\d+)\)', lambda m: f'href="#{kind}-d{m[1]}"' if m[1] else f"(#{kind}-d{m[2]})", text)
+    return re.sub(
+        r'href="#d(\d+)"|\(#d(\d+)\)', lambda m: f'href="#{kind}-d{m[1]}"' if m[1] else f"(#{kind}-d{m[2]})", text
+    )
 
 
 def markdown(tables: list[dict[str, Any]], causes: str) -> str:
@@ -111,7 +124,11 @@ def markdown(tables: list[dict[str, Any]], causes: str) -> str:
 
 def html(tables: list[dict[str, Any]]) -> str:
     pages = [to_html(table).replace(NO_CLOCK, "") for table in tables]
-    head = pages[0].split("<body>", 1)[0].replace("<title>RocketMQ client compatibility matrix</title>", f"<title>{TITLE}</title>")
+    head = (
+        pages[0]
+        .split("<body>", 1)[0]
+        .replace("<title>RocketMQ client compatibility matrix</title>", f"<title>{TITLE}</title>")
+    )
     bodies, script = [], ""
     for at, (table, page) in enumerate(zip(tables, pages, strict=True)):
         body = page.split("<body>", 1)[1].rsplit("</body>", 1)[0]
@@ -136,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "clients.md").write_text(markdown(tables, causes), encoding="utf-8")
     (args.out / "clients.html").write_text(html(tables), encoding="utf-8")
     shown = [{key: value for key, value in table.items() if key != "generatedAt"} for table in tables]
-    (args.out / "clients.json").write_text(json.dumps({"title": TITLE, "tables": shown}, indent=2, ensure_ascii=False) + "\n",
-                                           encoding="utf-8")
+    (args.out / "clients.json").write_text(
+        json.dumps({"title": TITLE, "tables": shown}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     print(f"written: {args.out / 'clients.md'}, {args.out / 'clients.html'}, {args.out / 'clients.json'}")
     return 0
 

@@ -31,7 +31,9 @@ PINNED = tomllib.loads((ROOT / "clients" / "versions.toml").read_text(encoding="
 def node() -> str:
     found = shutil.which("node")
     if found is None or not INSTALLED.is_file():
-        pytest.skip("needs node and ali-ons in clients/node/node_modules (npm ci --prefix clients/node --ignore-scripts)")
+        pytest.skip(
+            "needs node and ali-ons in clients/node/node_modules (npm ci --prefix clients/node --ignore-scripts)"
+        )
     if json.loads(INSTALLED.read_text(encoding="utf-8"))["version"] != PINNED:
         pytest.skip(f"clients/node/node_modules holds another ali-ons than the pinned {PINNED}")
     return found
@@ -41,8 +43,16 @@ def _exchange(node: str, *requests: dict, home: str | None = None) -> list[dict]
     """The harness's answers to ``hello`` and ``requests``, then ``bye``."""
     lines = [{"cmd": "hello", "protocol": 1}, *requests, {"cmd": "bye"}]
     env = {"PATH": str(Path(node).parent)} | ({"RMQ_CLIENT_HOME": home} if home else {})
-    done = subprocess.run([node, str(HARNESS)], input="".join(json.dumps(line) + "\n" for line in lines),
-                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=env, check=True)
+    done = subprocess.run(
+        [node, str(HARNESS)],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
@@ -73,7 +83,9 @@ def test_the_rebalance_sort_differs_from_java_only_where_queue_ids_overflow(node
     )
 
     def java(queues):
-        return [[mq.topic, mq.broker_name, mq.queue_id] for mq in java_sorted_queues([MessageQueue(*q) for q in queues])]
+        return [
+            [mq.topic, mq.broker_name, mq.queue_id] for mq in java_sorted_queues([MessageQueue(*q) for q in queues])
+        ]
 
     assert agreeing["mqAll"] == java(plain)
     assert agreeing["cidAll"] == ["a@1", "b@1", "\u00e9@1", "\U0001f600@1", "\uff5e@1"]  # UTF-16 order, as Java's
@@ -92,7 +104,15 @@ def test_the_rebalance_sort_differs_from_java_only_where_queue_ids_overflow(node
 )
 def test_a_golden_case(pytester, node, case, outcome):
     spec = f"exec:{node} {HARNESS}"
-    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=golden", f"--rmq-strategy={spec}",
-                                "--rmq-reference-version=4.9.8", f"--rmq-case={case}")
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "--rmq-checks=golden",
+        f"--rmq-strategy={spec}",
+        "--rmq-reference-version=4.9.8",
+        f"--rmq-case={case}",
+    )
     outcomes = result.parseoutcomes()
-    assert outcomes.get(outcome) == 1 and outcomes.get("passed", 0) + outcomes.get("failed", 0) == 1, result.stdout.str()
+    assert outcomes.get(outcome) == 1 and outcomes.get("passed", 0) + outcomes.get("failed", 0) == 1, (
+        result.stdout.str()
+    )
