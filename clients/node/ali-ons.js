@@ -24,7 +24,15 @@
 //   the counter is read only where the key does not settle the queue;
 // - a plain Error whose message is one of the strategy's argument checks is reported as
 //   illegal-argument (Java's IllegalArgumentException), anything else thrown as other;
-// - update and advance steps change nothing: ali-ons keeps no fault table ({"item": null}).
+// - update and advance steps change nothing: ali-ons keeps no fault table ({"item": null});
+//   a select's resetIndex (5.x's argument) is not passed at 4.x, whose select has none either;
+//   a route step's counter pin is not applied (ali-ons keeps its counter across routes);
+// - notRun, never a made-up answer, for what its API cannot be given: a selector argument that is
+//   not a string (the sharding key is one), the empty key (read as none), lists over 65,537
+//   queues (its queue-id scan is quadratic).
+// Run it as
+//
+//     npm ci --prefix clients/node --ignore-scripts && pytest --rmq-strategy="exec:node clients/node/ali-ons.js" --rmq-reference-version=4.9.8
 'use strict';
 
 const fs = require('node:fs');
