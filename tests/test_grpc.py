@@ -303,7 +303,7 @@ def test_the_readme_shows_the_clients_report_as_committed():
     report = [line for line in (root / "docs" / "clients.md").read_text(encoding="utf-8").splitlines() if line.startswith("| rocketmq-")]
     readme = (root / "README.md").read_text(encoding="utf-8").replace("](docs/clients.md#d", "](#d")
     assert len(report) == 2 and all(line in readme for line in report)
-    assert json.loads((root / "docs" / "clients.json").read_text())["implementations"][0]["version"] == \
+    assert json.loads((root / "docs" / "clients.json").read_text())["tables"][0]["implementations"][0]["version"] == \
         json.loads((root / "clients" / "node" / "package.json").read_text())["dependencies"]["rocketmq-client-nodejs"]
 
 

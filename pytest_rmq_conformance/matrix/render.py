@@ -48,7 +48,8 @@ KINDS = {  # a cell's impact, or its status when it has none; every cell starts 
     "not-implemented": Kind(
         "○", "not implemented", "#757575", "the harness does not serve this family: not in its hello, or it answered unsupported"
     ),
-    "not-run": Kind("…", "not run", "#757575", "the harness kept failing and was given up, so cases did not run"),
+    "not-run": Kind("…", "not run", "#757575", ("cases that did not run: the harness kept failing and was given up, said it cannot make their calls "
+                                       "(notRun), or its hello rules them out (no latency fault tolerance)")),
     "error": Kind("?", "error", "#424242", "the implementation did not load or the golden data could not be read (hover for why)"),
     "absent": Kind("—", "not its family", "#bdbdbd", "a Python strategy is one family: the other families' columns do not apply to it"),
 }
