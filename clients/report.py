@@ -13,6 +13,7 @@ version, the suite or the golden data does.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
 import sys
@@ -26,6 +27,19 @@ from pytest_rmq_conformance.matrix.cells import _verdict, build_matrix, golden_r
 from pytest_rmq_conformance.matrix.render import to_html, to_markdown, validate
 
 HERE = Path(__file__).resolve().parent
+
+
+def _sibling(name: str) -> Any:
+    """``clients/<name>.py``, however this file was loaded (as a script, or by path in the tests)."""
+    spec = importlib.util.spec_from_file_location(f"clients_{name}", HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+mixing = _sibling("mixing")
+survey = _sibling("survey")
 TITLE = "The real clients"
 #: each kind's table's heading, in the report's order
 KIND_TITLES = {
@@ -36,6 +50,8 @@ KIND_TITLES = {
 #: seconds per call, unless a client's ``timeout`` says more
 TIMEOUT = 5.0
 NO_CLOCK = " at 1970-01-01T00:00:00+00:00"
+#: the mixing sweep's summary (``python clients/mixing.py`` writes it)
+MIX_SUMMARY = HERE.parent / "docs" / "mixing" / "summary.json"
 
 
 def load_clients(path: Path = HERE / "versions.toml") -> dict[str, dict[str, Any]]:
@@ -112,14 +128,111 @@ def _anchored(text: str, kind: str, first: bool) -> str:
     )
 
 
-def markdown(tables: list[dict[str, Any]], causes: str) -> str:
-    parts = [f"# {TITLE}\n"]
+#: the showcase's columns: each kind's cell, in this order
+SHOWCASE_KINDS = ("allocation", "producer", "grpc")
+MIXING = "mixing-with-java"
+
+
+def _first_divergences(tables: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], str]:
+    """``(kind, client, family, release)`` to the anchor of its first divergence in docs/clients.md,
+    numbered as each table's renderer numbers them (rows, then columns)."""
+    from pytest_rmq_conformance.matrix.render import _cells, _columns
+
+    anchors = {}
+    for at, table in enumerate(tables):
+        number = 0
+        for row in table["implementations"]:
+            cells = _cells(row)
+            for column in _columns(table):
+                if cells[column].get("firstDivergence") is not None:
+                    number += 1
+                    prefix = "" if at == 0 else f"{table['kind']}-"
+                    anchors[(table["kind"], row["name"], *column)] = f"{prefix}d{number}"
+    return anchors
+
+
+def _family_text(cell: dict[str, Any]) -> str:
+    golden = cell["golden"]
+    run = golden["cases"] - golden["notRun"] - golden["notImplemented"]
+    return f"✓ {run}" if golden["differ"] == 0 else f"✗ {golden['differ']} of {run}"
+
+
+def showcase(tables: list[dict[str, Any]], mix: dict[str, Any], link: str = "") -> str:
+    """The one table of the README: every judged client by kind, each family's golden count at the
+    client's newest release linking to its first divergence, and its cost mixed with Java linking
+    to the mixing table. ``link`` is where docs/clients.md is from the page the table is on."""
+    anchors = _first_divergences(tables)
+    mixed: dict[str, list[dict[str, Any]]] = {}
+    for verdict in mix.get("verdicts", []):
+        mixed.setdefault(verdict["client"].rsplit(" ", 1)[0], []).append(verdict)
+    lines = [
+        "| client | version | consumer allocation | producer selection | 5.x gRPC balancers | mixed with Java |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    names: list[str] = []
+    for table in tables:
+        names += [row["name"] for row in table["implementations"] if row["name"] not in names]
+    for name in names:
+        texts, version, home = [], "", ""
+        for kind in SHOWCASE_KINDS:
+            parts = []
+            for table in (table for table in tables if table["kind"] == kind):
+                for row in (row for row in table["implementations"] if row["name"] == name):
+                    version, home = row["version"], row.get("homepage", "")
+                    release = table["releases"][-1]
+                    for cell in row["cells"]:
+                        if cell["release"] != release or cell["status"] in ("absent", "not-implemented"):
+                            continue
+                        anchor = anchors.get((kind, name, cell["family"], release))
+                        text = f"{cell['family']} {_family_text(cell)}"
+                        parts.append(f"[{text}]({link}#{anchor})" if anchor else text)
+            texts.append("<br>".join(parts) or "—")
+        costs = []
+        for verdict in mixed.get(name, []):
+            what = "safe" if verdict["safe"] else f"unsafe: {_mix_cost(verdict)}"
+            costs.append(f"[{verdict['family']} {what}]({link}#{MIXING})")
+        shown = f"[{name}]({home})" if home else name
+        lines.append(f"| {shown} | {version} | " + " | ".join(texts) + f" | {'<br>'.join(costs) or '—'} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_readme_table(readme: Path, table: str) -> None:
+    """Put ``table`` between the README's ``<!-- clients:start ... -->`` and ``<!-- clients:end -->``."""
+    text = readme.read_text(encoding="utf-8")
+    found = re.search(r"(<!-- clients:start[^>]*-->\n).*?(<!-- clients:end -->)", text, flags=re.S)
+    if found is None:
+        raise SystemExit(f"{readme}: no <!-- clients:start --> / <!-- clients:end --> markers to put the table between")
+    readme.write_text(text[: found.start()] + found[1] + table + found[2] + text[found.end() :], encoding="utf-8")
+
+
+def _mix_cost(verdict: dict[str, Any]) -> str:
+    share = 100.0 * verdict["failing"] / verdict["n"] if verdict["n"] else 0.0
+    if verdict["side"] == "producer":
+        return f"{share:.1f} % of names split"
+    return f"{share:.1f} % of mixes lose or double a queue"
+
+
+def markdown(tables: list[dict[str, Any]], causes: str, mix: dict[str, Any]) -> str:
+    parts = [
+        f"# {TITLE}\n",
+        "Each client judged at its newest release against the golden vectors (✓ cases that agree, ✗ cases that "
+        "differ, of those run), and what mixing it with Java clients costs. The tables below give each release, "
+        "the first divergence of each cell with its rerun line, and why each client differs.\n",
+        showcase(tables, mix),
+    ]
     for at, table in enumerate(tables):
         text = to_markdown(table).replace(NO_CLOCK, "")
         text = text.replace("# RocketMQ client compatibility matrix", f"## {KIND_TITLES[table['kind']]}", 1)
         text = text.replace("\n## First divergence of each cell", "\n### First divergence of each cell")
         parts.append(_anchored(text, table["kind"], at == 0))
-    return "\n".join(parts) + "\n" + causes
+    parts.append(f'<a id="{MIXING}"></a>\n## Mixing with Java\n')
+    parts.append(
+        "From `rmq-conformance sweep --mix` on `local[2]` (`python clients/mixing.py`; the whole report, with its "
+        "plots, is [mixing/report.md](mixing/report.md)). Safe: no queue taken twice or by nobody, and no message "
+        "group or key sent to two queues, in any scenario swept.\n"
+    )
+    parts.append(mixing.table_markdown(mix))
+    return "\n".join(parts) + "\n" + causes + "\n" + survey.to_markdown()
 
 
 def html(tables: list[dict[str, Any]]) -> str:
@@ -137,12 +250,15 @@ def html(tables: list[dict[str, Any]]) -> str:
         body = re.sub(r"<script>.*?</script>", "", body, flags=re.S).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
         body = body.replace("<h1>RocketMQ client compatibility matrix</h1>", f"<h2>{KIND_TITLES[table['kind']]}</h2>")
         bodies.append(_anchored(body, table["kind"], at == 0))
-    return f"{head}<body><h1>{TITLE}</h1>{''.join(bodies)}{script}</body></html>\n"
+    return f"{head}<body><h1>{TITLE}</h1>{''.join(bodies)}{survey.to_html()}{script}</body></html>\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs"))
+    parser.add_argument(
+        "--readme", type=Path, help="also rewrite the clients table of this README (between its clients: markers)"
+    )
     args = parser.parse_args(argv)
     docs = _run(load_clients())
     if docs is None:
@@ -150,12 +266,15 @@ def main(argv: list[str] | None = None) -> int:
     tables = _tables(docs)
     causes = (HERE / "causes.md").read_text(encoding="utf-8")
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "clients.md").write_text(markdown(tables, causes), encoding="utf-8")
+    mix = json.loads(MIX_SUMMARY.read_text(encoding="utf-8"))
+    (args.out / "clients.md").write_text(markdown(tables, causes, mix), encoding="utf-8")
     (args.out / "clients.html").write_text(html(tables), encoding="utf-8")
     shown = [{key: value for key, value in table.items() if key != "generatedAt"} for table in tables]
     (args.out / "clients.json").write_text(
         json.dumps({"title": TITLE, "tables": shown}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
+    if args.readme is not None:
+        write_readme_table(args.readme, showcase(tables, mix, link="docs/clients.md"))
     print(f"written: {args.out / 'clients.md'}, {args.out / 'clients.html'}, {args.out / 'clients.json'}")
     return 0
 

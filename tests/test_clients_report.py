@@ -70,3 +70,23 @@ def test_the_committed_report_has_one_table_per_kind(report):
     anchors = re.findall(r'<a id="([^"]+)"></a>', text)
     assert len(anchors) == len(set(anchors))
     assert set(re.findall(r"\]\(#([^)]+)\)", text)) == set(anchors)
+
+
+def test_the_readmes_clients_table_is_the_committed_reports(report):
+    """The README's showcase is what the report's committed JSON and the mixing summary make of it,
+    each cell linking into docs/clients.md: a client or a count cannot change in one alone."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"<!-- clients:start[^>]*-->\n(.*)<!-- clients:end -->", readme, flags=re.S)
+    assert shown is not None, "README.md has no clients:start / clients:end markers"
+    tables = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))["tables"]
+    mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
+    assert shown[1] == report.showcase(tables, mix, link="docs/clients.md"), "run: python clients/report.py --readme README.md"
+
+
+def test_every_showcase_link_lands_on_an_anchor_of_the_report(report):
+    tables = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))["tables"]
+    mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(#([\w-]+)\)", report.showcase(tables, mix))
+    assert links and all(f'<a id="{anchor}"></a>' in page for anchor in links), links
+    assert any(anchor == report.MIXING for anchor in links)
