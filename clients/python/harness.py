@@ -42,9 +42,10 @@ if HOME:
 
 os.environ["HOME"] = tempfile.mkdtemp(prefix="rmq-clients-python-")  # the client logs under ~/logs
 
-from rocketmq.grpc_protocol import AddressScheme, Permission, definition_pb2
-from rocketmq.v5.client.balancer import QueueSelector
-from rocketmq.v5.model import TopicRouteData
+# after sys.path has RMQ_CLIENT_HOME first
+from rocketmq.grpc_protocol import AddressScheme, Permission, definition_pb2  # noqa: E402
+from rocketmq.v5.client.balancer import QueueSelector  # noqa: E402
+from rocketmq.v5.model import TopicRouteData  # noqa: E402
 
 
 def installed_version():
