@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -185,8 +186,11 @@ def collect(
             continue
         versions = []
         for version in entry["trend"]:
+            started = time.monotonic()
             home = install(name, entry["registry"], version, root, log)
+            installed = time.monotonic()
             said, golden, outcomes = replay(entry["harness"], home, log)
+            log(f"{name} {version}: install {installed - started:.1f} s, replay {time.monotonic() - installed:.1f} s")
             if said != version:
                 raise TrendError(
                     f"{entry['harness']} with RMQ_CLIENT_HOME={home} says {name} {said}, not {version}: "
