@@ -39,7 +39,7 @@ from pytest_rmq_conformance.matrix.render import KINDS
 
 HERE = Path(__file__).resolve().parent
 VERSIONS = HERE / "versions.toml"
-RELEASE = "5.3.3"
+RELEASE = "5.3.3"  # where a table without releases is judged
 FIRST = 5  # case ids shown per class and step
 MINIMUM = 5  # versions a trend holds, unless the registry has fewer (``trend_short`` says so)
 NOT_SERVED = "not-served"  # a case of a family the version's harness does not serve
@@ -72,6 +72,9 @@ def problems(tables: Mapping[str, Any], source: str = "clients/versions.toml") -
             found.append(f"{where}: registry must be one of {', '.join(REGISTRIES)}, not {entry.get('registry')!r}")
         if not isinstance(entry.get("harness"), str) or not entry["harness"].startswith("exec:"):
             found.append(f"{where}: harness must be an exec: spec")
+        releases = entry.get("releases", [RELEASE])
+        if not isinstance(releases, list) or not releases or not all(isinstance(r, str) and r for r in releases):
+            found.append(f"{where}: releases must be a non-empty list of RocketMQ releases, not {releases!r}")
         trend = entry.get("trend")
         if not isinstance(trend, list) or not trend or not all(isinstance(v, str) and _VERSION.match(v) for v in trend):
             found.append(f'{where}: trend must be a non-empty list of versions such as "5.0.1", not {trend!r}')
@@ -150,20 +153,24 @@ def install(name: str, registry: str, version: str, root: Path, log: Callable[[s
     return home
 
 
-def replay(spec: str, home: Path, log: Callable[[str], None]) -> tuple[str, str, dict[str, dict[str, str]]]:
-    """The version the harness says, the golden run it was compared with, and what each golden
-    case came to, per family the harness serves."""
+def replay(
+    spec: str, home: Path, releases: Sequence[str], log: Callable[[str], None]
+) -> tuple[str, list[str], dict[str, dict[str, str]]]:
+    """The version the harness says, the golden runs it was compared with, and what each golden
+    case came to, per family the harness serves (``FAMILY at RELEASE`` when there are several
+    releases)."""
     from pytest_rmq_conformance.matrix.cells import build_matrix
 
     outcomes: dict[str, dict[str, str]] = {}
 
-    def heard(_spec: str, _release: str, family: str, case: str, came_to: str) -> None:
-        outcomes.setdefault(family, {})[case] = came_to
+    def heard(_spec: str, release: str, family: str, case: str, came_to: str) -> None:
+        key = family if len(releases) == 1 else f"{family} at {release}"
+        outcomes.setdefault(key, {})[case] = came_to
 
     previous = os.environ.get("RMQ_CLIENT_HOME")
     os.environ["RMQ_CLIENT_HOME"] = str(home)
     try:
-        doc = build_matrix([spec], [RELEASE], checks=["golden"], progress=log, on_case=heard)
+        doc = build_matrix([spec], list(releases), checks=["golden"], progress=log, on_case=heard)
     finally:
         if previous is None:
             del os.environ["RMQ_CLIENT_HOME"]
@@ -173,7 +180,8 @@ def replay(spec: str, home: Path, log: Callable[[str], None]) -> tuple[str, str,
     errors = [cell.get("reason", "") for cell in row["cells"] if cell["status"] == "error"]
     if errors:
         raise TrendError(f"{spec} with RMQ_CLIENT_HOME={home} did not run: {errors[0]}")
-    return row["version"], doc["goldenRuns"][0]["client"], outcomes
+    runs = [run.get("client") or f"RocketMQ {run['rocketmq']}" for run in doc["goldenRuns"]]
+    return row["version"], runs, outcomes
 
 
 def collect(
@@ -184,19 +192,19 @@ def collect(
     for name, entry in tables.items():
         if only and name not in only:
             continue
-        versions = []
+        versions, releases = [], entry.get("releases", [RELEASE])
         for version in entry["trend"]:
             started = time.monotonic()
             home = install(name, entry["registry"], version, root, log)
             installed = time.monotonic()
-            said, golden, outcomes = replay(entry["harness"], home, log)
+            said, golden, outcomes = replay(entry["harness"], home, releases, log)
             log(f"{name} {version}: install {installed - started:.1f} s, replay {time.monotonic() - installed:.1f} s")
             if said != version:
                 raise TrendError(
                     f"{entry['harness']} with RMQ_CLIENT_HOME={home} says {name} {said}, not {version}: "
                     "does the harness honour RMQ_CLIENT_HOME?"
                 )
-            compared.add(golden)
+            compared.update(golden)
             versions.append({"version": version, "families": outcomes})
         clients.append(
             {
@@ -206,10 +214,11 @@ def collect(
                 "pinned": entry["pinned"],
                 "yanked": entry.get("yanked", []),
                 "note": entry.get("trend_short"),
+                "releases": list(releases),
                 "versions": versions,
             }
         )
-    return {"release": RELEASE, "comparedWith": ", ".join(sorted(compared)), "clients": clients}
+    return {"comparedWith": ", ".join(sorted(compared)), "clients": clients}
 
 
 # -- the trend, from the runs ---------------------------------------------------------------------
@@ -315,10 +324,10 @@ def trend(runs: Mapping[str, Any]) -> dict[str, Any]:
             ]
             families.append({"family": family, "rows": rows, "classes": _history(rows), "steps": steps})
         clients.append(
-            {key: client[key] for key in ("name", "registry", "harness", "pinned", "yanked", "note")}
+            {key: client[key] for key in ("name", "registry", "harness", "pinned", "yanked", "note", "releases")}
             | {"versions": versions, "families": families}
         )
-    return {"trendVersion": 1, "release": runs["release"], "comparedWith": runs["comparedWith"], "clients": clients}
+    return {"trendVersion": 1, "comparedWith": runs["comparedWith"], "clients": clients}
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -385,7 +394,8 @@ def _head(client: Mapping[str, Any]) -> str:
     note = f" ({client['note']})" if client.get("note") else ""
     return (
         f"{client['registry']}, {len(client['versions'])} version(s): {', '.join(client['versions'])}{note}{yanked}; "
-        f"pinned {client['pinned']} (the report, docs/clients.md); harness `{client['harness']}`"
+        f"pinned {client['pinned']} (the report, docs/clients.md); judged at RocketMQ {', '.join(client['releases'])}; "
+        f"harness `{client['harness']}`"
     )
 
 
@@ -393,7 +403,7 @@ def _intro(doc: Mapping[str, Any]) -> str:
     return (
         f"Each version in a client's `trend` list (clients/versions.toml), installed from its registry and "
         f"replayed through the client's harness (`RMQ_CLIENT_HOME` names the install) against the golden vectors "
-        f"of {doc['comparedWith']} (RocketMQ {doc['release']}). Per family: a row per version, the version that "
+        f"of {doc['comparedWith']}. Per family: a row per version, the version that "
         f"brought (or removed) each divergence class, and at each version step the cases that began or stopped "
         f"differing (the first {FIRST} ids of each class). `tox -e clients-trend` regenerates it."
     )

@@ -66,6 +66,7 @@ def test_every_client_has_a_trend_ending_at_its_pin():
         ({"yanked": ["4.0.0"]}, "yanked must list versions of trend"),
         ({"registry": "maven"}, "registry must be one of npm, pypi"),
         ({"harness": "clients/python/harness.py"}, "harness must be an exec: spec"),
+        ({"releases": []}, "releases must be a non-empty list"),
     ],
 )
 def test_a_wrong_trend_is_refused_naming_the_table(change, message):
