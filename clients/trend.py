@@ -526,7 +526,7 @@ def to_html(doc: Mapping[str, Any]) -> str:
             if family["steps"]:
                 rows = []
                 for step in family["steps"]:
-                    cells = []
+                    tds: list[str] = []
                     for part, was in (("began", True), ("stopped", False), ("moved", None)):
                         groups = step[part]
                         text = (
@@ -537,8 +537,8 @@ def to_html(doc: Mapping[str, Any]) -> str:
                             )
                             or "—"
                         )
-                        cells.append(f'<td class="steps">{text}</td>')
-                    rows.append(f"<tr><td>{esc(step['from'])} → {esc(step['to'])}</td>{''.join(cells)}</tr>")
+                        tds.append(f'<td class="steps">{text}</td>')
+                    rows.append(f"<tr><td>{esc(step['from'])} → {esc(step['to'])}</td>{''.join(tds)}</tr>")
                 parts.append(
                     "<table><thead><tr><th>step</th><th>began to differ</th><th>stopped differing</th>"
                     f"<th>changed class</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
