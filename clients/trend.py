@@ -389,7 +389,15 @@ def _group_text(group: Mapping[str, Any], fmt: Callable[[str], str], was: bool |
     return f"{head}{other}: {', '.join(fmt(case) for case in group['cases'])}{more}"
 
 
-COLUMNS = ("cases", "passed", "differ")
+def _split_steps(steps: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """The version steps where some case began, stopped or changed class, and the others."""
+    changed = [step for step in steps if step["began"] or step["stopped"] or step["moved"]]
+    return changed, [step for step in steps if step not in changed]
+
+
+def _unchanged_text(unchanged: Sequence[Mapping[str, Any]], others: bool) -> str:
+    listed = ", ".join(f"{step['from']} → {step['to']}" for step in unchanged)
+    return f"{'At the other steps' if others else 'At every step'} no case changed: {listed}."
 
 
 def _head(client: Mapping[str, Any]) -> str:
@@ -440,16 +448,19 @@ def to_markdown(doc: Mapping[str, Any]) -> str:
                 lines.append("")
             else:
                 lines += ["No version differs from Java here.", ""]
-            if family["steps"]:
+            changed, unchanged = _split_steps(family["steps"])
+            if changed:
                 lines += ["| step | began to differ | stopped differing | changed class |", "| --- | --- | --- | --- |"]
                 code = lambda case: f"`{case}`"
-                for step in family["steps"]:
+                for step in changed:
                     cells = [
                         "<br>".join(_group_text(group, code, was) for group in step[part]) or "—"
                         for part, was in (("began", True), ("stopped", False), ("moved", None))
                     ]
                     lines.append(f"| {step['from']} → {step['to']} | " + " | ".join(cells) + " |")
                 lines.append("")
+            if unchanged:
+                lines += [_unchanged_text(unchanged, bool(changed)), ""]
     return "\n".join(lines)
 
 
@@ -464,6 +475,7 @@ thead th { background: #f5f5f5; font-weight: 600; white-space: nowrap; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.zero { color: #bdbdbd; }
 td.steps { font-size: .82rem; max-width: 30rem; }
+td.step { white-space: nowrap; }
 td.steps div { margin: .1rem 0; }
 code { font-size: .8rem; }
 .mark { display: inline-block; min-width: 1.1em; font-weight: 700; }
@@ -477,6 +489,11 @@ ul.classes { margin: .2rem 0; padding-left: 1.2rem; font-size: .9rem; }
 """
 
 
+def _code(text: str) -> str:
+    """Markdown's `code` as HTML."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+
+
 def to_html(doc: Mapping[str, Any]) -> str:
     esc = html.escape
     parts = [
@@ -484,11 +501,11 @@ def to_html(doc: Mapping[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>The real clients across their versions</title><style>{_STYLE}</style></head><body>",
         "<h1>The real clients across their versions</h1>",
-        f'<p class="meta">{esc(_intro(doc))}</p>',
+        f'<p class="meta">{_code(esc(_intro(doc)))}</p>',
     ]
     code = lambda case: f"<code>{esc(case)}</code>"
     for client in doc["clients"]:
-        parts += [f"<h2>{esc(client['name'])}</h2>", f'<p class="meta">{esc(_head(client))}</p>']
+        parts += [f"<h2>{esc(client['name'])}</h2>", f'<p class="meta">{_code(esc(_head(client)))}</p>']
         for family in client["families"]:
             parts.append(f"<h3>{esc(family['family'])}</h3>")
             head = "".join(f"<th>{esc(name)}</th>" for name in ("version", "verdict", "cases", "pass", "differ"))
@@ -526,9 +543,10 @@ def to_html(doc: Mapping[str, Any]) -> str:
                 parts.append(f'<ul class="classes">{items}</ul>')
             else:
                 parts.append('<p class="meta">No version differs from Java here.</p>')
-            if family["steps"]:
+            changed, unchanged = _split_steps(family["steps"])
+            if changed:
                 rows = []
-                for step in family["steps"]:
+                for step in changed:
                     tds: list[str] = []
                     for part, was in (("began", True), ("stopped", False), ("moved", None)):
                         groups = step[part]
@@ -541,11 +559,13 @@ def to_html(doc: Mapping[str, Any]) -> str:
                             or "—"
                         )
                         tds.append(f'<td class="steps">{text}</td>')
-                    rows.append(f"<tr><td>{esc(step['from'])} → {esc(step['to'])}</td>{''.join(tds)}</tr>")
+                    rows.append(f'<tr><td class="step">{esc(step["from"])} → {esc(step["to"])}</td>{"".join(tds)}</tr>')
                 parts.append(
                     "<table><thead><tr><th>step</th><th>began to differ</th><th>stopped differing</th>"
                     f"<th>changed class</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
                 )
+            if unchanged:
+                parts.append(f'<p class="meta">{esc(_unchanged_text(unchanged, bool(changed)))}</p>')
     parts.append("</body></html>\n")
     return "".join(parts)
 

@@ -142,3 +142,22 @@ def test_write_is_deterministic(tmp_path, doc):
     second = [path.read_bytes() for path in trend.write(trend.trend(RUNS), tmp_path / "b")]
     assert first == second
     assert json.loads(first[2]) == doc
+
+
+def test_steps_where_nothing_changed_are_listed_apart():
+    runs = copy.deepcopy(RUNS)
+    versions = runs["clients"][0]["versions"]
+    versions[2]["families"] = copy.deepcopy(versions[1]["families"])  # 1.9.0 answers as 1.2.0
+    doc = trend.trend(runs)
+    family = _family(doc, "PUBLISH_ROUND_ROBIN")
+    assert _step(family, "1.9.0") | {"from": None} == {
+        "from": None,
+        "to": "1.9.0",
+        "began": [],
+        "stopped": [],
+        "moved": [],
+    }
+    markdown = trend.to_markdown(doc)
+    assert "| 1.2.0 → 1.9.0 |" not in markdown
+    assert "At the other steps no case changed: 1.2.0 → 1.9.0." in markdown
+    assert "At the other steps no case changed: 1.2.0 → 1.9.0." in trend.to_html(doc)
