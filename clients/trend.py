@@ -352,6 +352,17 @@ def _verdict(row: Mapping[str, Any]) -> str:
     return "not-implemented" if row["notImplemented"] else "not-run"
 
 
+def _summary_text(row: Mapping[str, Any]) -> str:
+    """A version's family in a few words: its mark, how many of how many cases differ, by class."""
+    if not row["served"]:
+        return f"{KINDS['not-implemented'].mark} not served"
+    kind = _verdict(row)
+    classes = ", ".join(f"{row['classes'][name]} {_label(name)}" for name in SEVERITY if row["classes"][name])
+    text = f"{KINDS[kind].mark} {row['differ']} of {row['cases']} differ" + (f": {classes}" if classes else "")
+    skipped = row["notImplemented"] + row["notRun"]
+    return text + (f" ({skipped} not run or not implemented)" if skipped else "")
+
+
 def _verdict_text(row: Mapping[str, Any]) -> str:
     kind = _verdict(row)
     if not row["served"]:
@@ -365,7 +376,7 @@ def _events_text(events: Sequence[Mapping[str, Any]]) -> str:
         if event["event"] == "removed":
             words.append(f"removed by {event['version']}")
         elif event.get("firstJudged"):
-            words.append(f"there from {event['version']} on (the first version judged on this family)")
+            words.append(f"there since {event['version']}, the first version judged on it")
         else:
             words.append(f"{'brought' if position == 0 else 'back'} by {event['version']}")
     return ", ".join(words)
@@ -402,7 +413,7 @@ def _unchanged_text(unchanged: Sequence[Mapping[str, Any]], others: bool) -> str
 
 def _head(client: Mapping[str, Any]) -> str:
     yanked = f"; yanked on the registry: {', '.join(client['yanked'])}" if client["yanked"] else ""
-    note = f" ({client['note']})" if client.get("note") else ""
+    note = f" ({client['note'].replace('(', '').replace(')', '')})" if client.get("note") else ""
     return (
         f"{client['registry']}, {len(client['versions'])} version(s): {', '.join(client['versions'])}{note}{yanked}; "
         f"pinned {client['pinned']} (the report, docs/clients.md); judged at RocketMQ {', '.join(client['releases'])}; "
@@ -425,6 +436,15 @@ def to_markdown(doc: Mapping[str, Any]) -> str:
     classes_head = " | ".join(_label(name) for name in SEVERITY)
     for client in doc["clients"]:
         lines += [f"## {client['name']}", "", _head(client), ""]
+        lines += [
+            "| version | " + " | ".join(family["family"] for family in client["families"]) + " |",
+            "| --- " * (1 + len(client["families"])) + "|",
+        ]
+        for position, version in enumerate(client["versions"]):
+            yanked = " (yanked)" if version in client["yanked"] else ""
+            cells = [_summary_text(family["rows"][position]) for family in client["families"]]
+            lines.append(f"| {version}{yanked} | " + " | ".join(cells) + " |")
+        lines.append("")
         for family in client["families"]:
             lines += [f"### {client['name']}: {family['family']}", ""]
             lines += [
@@ -443,7 +463,7 @@ def to_markdown(doc: Mapping[str, Any]) -> str:
                 )
             lines.append("")
             if family["classes"]:
-                lines += ["Divergence classes:", ""]
+                lines += ["Each divergence class, by the versions that brought and removed it:", ""]
                 lines += [f"- {_label(item['class'])}: {_events_text(item['events'])}" for item in family["classes"]]
                 lines.append("")
             else:
@@ -476,6 +496,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.zero { color: #bdbdbd; }
 td.steps { font-size: .82rem; max-width: 30rem; }
 td.step { white-space: nowrap; }
+table.summary td { font-size: .85rem; }
 td.steps div { margin: .1rem 0; }
 code { font-size: .8rem; }
 .mark { display: inline-block; min-width: 1.1em; font-weight: 700; }
@@ -506,8 +527,23 @@ def to_html(doc: Mapping[str, Any]) -> str:
     code = lambda case: f"<code>{esc(case)}</code>"
     for client in doc["clients"]:
         parts += [f"<h2>{esc(client['name'])}</h2>", f'<p class="meta">{_code(esc(_head(client)))}</p>']
+        summary = []
+        for position, version in enumerate(client["versions"]):
+            yanked = " <small>(yanked)</small>" if version in client["yanked"] else ""
+            cells = "".join(
+                f'<td class="{_verdict(family["rows"][position])}">{esc(_summary_text(family["rows"][position]))}</td>'
+                for family in client["families"]
+            )
+            summary.append(f"<tr><td>{esc(version)}{yanked}</td>{cells}</tr>")
+        heads = "".join(
+            f'<th><a href="#{esc(client["name"])}-{esc(family["family"])}">{esc(family["family"])}</a></th>'
+            for family in client["families"]
+        )
+        parts.append(
+            f'<table class="summary"><thead><tr><th>version</th>{heads}</tr></thead><tbody>{"".join(summary)}</tbody></table>'
+        )
         for family in client["families"]:
-            parts.append(f"<h3>{esc(family['family'])}</h3>")
+            parts.append(f'<h3 id="{esc(client["name"])}-{esc(family["family"])}">{esc(family["family"])}</h3>')
             head = "".join(f"<th>{esc(name)}</th>" for name in ("version", "verdict", "cases", "pass", "differ"))
             head += "".join(f'<th class="{name}">{esc(_label(name))}</th>' for name in SEVERITY)
             head += "<th>not implemented</th><th>not run</th>"

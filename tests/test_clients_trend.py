@@ -118,11 +118,15 @@ def test_markdown_and_html_show_the_rows_steps_and_history(doc):
     assert "| 1.2.0 (yanked) | ≈ counter drift | 4 | 3 | 1 | 0 | 0 | 1 | 0 | 0 | 0 |" in markdown
     assert "| 1.0.0 | ○ not served |" in markdown
     assert (
-        "- wrong queues: there from 1.0.0 on (the first version judged on this family), removed by 1.2.0, back by 1.10.0"
+        "- wrong queues: there since 1.0.0, the first version judged on it, removed by 1.2.0, back by 1.10.0"
         in markdown
     )
     assert "| 1.9.0 → 1.10.0 | 1 wrong queues: `p-2` | — | 1 error behaviour only → wrong queues: `p-4` |" in markdown
     assert "1 wrong queues (were: 1 not served): `g-2`" in markdown
+    # the summary: a row per version, a cell per family
+    assert "| version | GROUP_HASH | PUBLISH_ROUND_ROBIN |" in markdown
+    assert "| 1.0.0 | ○ not served | ✗ 1 of 4 differ: 1 wrong queues (1 not run or not implemented) |" in markdown
+    assert "| 1.9.0 | ✓ 0 of 2 differ | ! 1 of 4 differ: 1 error behaviour only |" in markdown
     page = trend.to_html(doc)
     assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>\n")
     assert "<code>p-4</code>" in page and "1.2.0 <small>(yanked)</small>" in page
