@@ -413,7 +413,7 @@ def _unchanged_text(unchanged: Sequence[Mapping[str, Any]], others: bool) -> str
 
 def _head(client: Mapping[str, Any]) -> str:
     yanked = f"; yanked on the registry: {', '.join(client['yanked'])}" if client["yanked"] else ""
-    note = f" ({client['note'].replace('(', '').replace(')', '')})" if client.get("note") else ""
+    note = f" ({client['note']})" if client.get("note") else ""
     return (
         f"{client['registry']}, {len(client['versions'])} version(s): {', '.join(client['versions'])}{note}{yanked}; "
         f"pinned {client['pinned']} (the report, docs/clients.md); judged at RocketMQ {', '.join(client['releases'])}; "
