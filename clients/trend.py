@@ -47,24 +47,26 @@ TIMEOUT = 60.0
 MINIMUM = 5  # versions a trend holds, unless the registry has fewer (``trend_short`` says so)
 NOT_SERVED = "not-served"  # a case of a family the version's harness does not serve
 REGISTRIES = ("npm", "pypi")
-_VERSION = re.compile(r"^\d+(\.\d+)*$")
+_VERSION = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?$")  # 5.0.1, 0.0.9-beta
 
 
 class TrendError(ValueError):
     """versions.toml or a replay that the trend cannot use."""
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
+def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
+    """The order of versions: by number, a pre-release (``-beta``) before its release."""
+    number, _, pre = version.partition("-")
+    return tuple(int(part) for part in number.split(".")), 0 if pre else 1, pre
 
 
 # -- versions.toml --------------------------------------------------------------------------------
 
 
 def problems(tables: Mapping[str, Any], source: str = "clients/versions.toml") -> list[str]:
-    """What is wrong with the clients' tables for the trend (empty when nothing): every table
-    has a ``trend`` of plain versions, oldest first, without repeats, ending at ``pinned``, at
-    least five long unless ``trend_short`` says why, and ``yanked`` only names versions of it."""
+    """What is wrong with the clients' tables for the trend (empty when nothing): a table with a
+    ``trend`` (the others are not in it) lists versions oldest first, without repeats, ending at
+    ``pinned``, at least five unless ``trend_short`` says why; ``yanked`` only names versions of it."""
     found = []
     for name, entry in tables.items():
         where = f"{source} [{name}]"
@@ -78,7 +80,9 @@ def problems(tables: Mapping[str, Any], source: str = "clients/versions.toml") -
         releases = entry.get("releases", [RELEASE])
         if not isinstance(releases, list) or not releases or not all(isinstance(r, str) and r for r in releases):
             found.append(f"{where}: releases must be a non-empty list of RocketMQ releases, not {releases!r}")
-        trend = entry.get("trend")
+        if "trend" not in entry:
+            continue
+        trend = entry["trend"]
         if not isinstance(trend, list) or not trend or not all(isinstance(v, str) and _VERSION.match(v) for v in trend):
             found.append(f'{where}: trend must be a non-empty list of versions such as "5.0.1", not {trend!r}')
             continue
@@ -193,7 +197,7 @@ def collect(
     """Install and replay every version of every client's trend: the runs :func:`trend` reads."""
     clients, compared = [], set()
     for name, entry in tables.items():
-        if only and name not in only:
+        if (only and name not in only) or "trend" not in entry:
             continue
         versions, releases = [], entry.get("releases", [RELEASE])
         for version in entry["trend"]:

@@ -6,6 +6,7 @@
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
+    rmq-conformance sweep --mix --strategy SPEC what sharing a consumer group (--groups N: a message group) with Java costs
     rmq-conformance matrix [SPEC ...]           a compatibility matrix: implementations x family x release
 """
 
@@ -176,27 +177,35 @@ def _sweep_error(message: str) -> int:
 #: the options of some sweeps only: attribute -> (flag, the modes it applies to)
 MODE_OPTIONS = {
     "no_references": ("--no-references", ("allocation",)),
-    "consumers": ("--consumers", ("allocation",)),
-    "events": ("--events", ("allocation",)),
-    "reference_version": ("--reference-version", ("allocation",)),
-    "timeout": ("--timeout", ("allocation", "groups")),
-    "scenarios": ("--scenarios", ("allocation", "producer")),
-    "seed": ("--seed", ("allocation", "producer")),
+    "consumers": ("--consumers", ("allocation", "mix")),
+    "events": ("--events", ("allocation", "mix")),
+    "reference_version": ("--reference-version", ("allocation", "mix")),
+    "timeout": ("--timeout", ("allocation", "groups", "mix", "mix-groups")),
+    "scenarios": ("--scenarios", ("allocation", "producer", "mix")),
+    "seed": ("--seed", ("allocation", "producer", "mix")),
     "brokers": ("--brokers", ("producer",)),
     "patterns": ("--patterns", ("producer",)),
-    "group_format": ("--group-format", ("groups",)),
+    "group_format": ("--group-format", ("groups", "mix-groups")),
 }
 MODE_NAMES = {
     "allocation": "the allocation sweep (without --producer or --groups)",
     "producer": "the producer sweep (--producer)",
     "groups": "the group sweep (--groups)",
+    "mix": "the consumer side of the mix sweep (--mix)",
+    "mix-groups": "the producer side of the mix sweep (--mix --groups)",
 }
 
 
 def _sweep(args: argparse.Namespace) -> int:
     if args.producer and args.groups is not None:
         return _sweep_error("--producer and --groups are two different sweeps: choose one")
-    mode = "producer" if args.producer else "groups" if args.groups is not None else "allocation"
+    if args.mix and args.producer:
+        return _sweep_error("--mix --producer: the producer side of --mix is --mix --groups N (two producers of the same "
+                            "message groups or keys, one Java)")
+    if args.mix:
+        mode = "mix-groups" if args.groups is not None else "mix"
+    else:
+        mode = "producer" if args.producer else "groups" if args.groups is not None else "allocation"
     given = [flag for attribute, (flag, modes) in MODE_OPTIONS.items()
              if mode not in modes and getattr(args, attribute) not in (None, False)]
     if given:
@@ -204,7 +213,9 @@ def _sweep(args: argparse.Namespace) -> int:
     problem = _common_problem(args)
     if problem is not None:
         return _sweep_error(problem)
-    return {"producer": _producer_sweep, "groups": _group_sweep, "allocation": _allocation_sweep}[mode](args)
+    handlers = {"producer": _producer_sweep, "groups": _group_sweep, "allocation": _allocation_sweep, "mix": _mix_sweep,
+                "mix-groups": _mix_groups_sweep}
+    return handlers[mode](args)
 
 
 def _common_problem(args: argparse.Namespace) -> str | None:
@@ -219,7 +230,22 @@ def _common_problem(args: argparse.Namespace) -> str | None:
         return f"--timeout must be 0 (no limit) or more seconds, not {args.timeout}"
     if args.out.exists() and not args.out.is_dir():
         return f"--out {args.out}: a file is there, not a directory"
-    return url_problem(args.master)
+    return _unwritable(args.out) or url_problem(args.master)
+
+
+def _unwritable(out: Path) -> str | None:
+    """Why the sweep could not stage its outputs beside ``out`` (it creates ``out``'s parent, as the sweep would)."""
+    import tempfile
+
+    existing = next((folder for folder in out.absolute().parents if folder.exists()), None)
+    if existing is not None and not existing.is_dir():
+        return f"--out {out}: {existing} is a file, not a directory"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryDirectory(prefix=f".{out.name}.probe-", dir=out.parent).cleanup()
+    except OSError as exc:
+        return f"--out {out}: cannot write there ({exc.strerror or type(exc).__name__}: {exc.filename or out.parent})"
+    return None
 
 
 def _spark_problem(master: str) -> int | None:
@@ -393,6 +419,82 @@ def _group_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mix_sweep(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
+    from pytest_rmq_conformance.releases import parse_release
+
+    version = args.reference_version or "5.3.3"
+    if not args.strategy:
+        return _sweep_error("--mix needs a strategy to mix with Java's: --strategy SPEC (repeatable)")
+    try:
+        space = SweepSpace(
+            queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
+            consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
+            events=tuple(e.strip() for e in (args.events or "leave,join,crash").split(",") if e.strip()),
+            seed=args.seed or 0,
+            count=1000 if args.scenarios is None else args.scenarios,
+        )
+        parse_release(version)
+    except ValueError as exc:
+        return _sweep_error(str(exc))
+    try:
+        from pytest_rmq_conformance.pipeline.mix_job import run_mix_sweep
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+    from pytest_rmq_conformance.pipeline.mix_consumer import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
+
+    _importable_here()
+    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    entries, problems = consumer_entries(args.strategy, version, timeout)
+    if problems:
+        return _sweep_error("; ".join(problems))
+    unreachable = _spark_problem(args.master)
+    if unreachable is not None:
+        return unreachable
+    summary = run_mix_sweep(entries, space, args.out, version=version, master=args.master, partitions=args.partitions,
+                            timeout=timeout, progress=not args.quiet)
+    print("\n".join(verdict_lines(summary)))
+    print(f"report: {args.out / 'report.html'}")
+    return 0
+
+
+def _mix_groups_sweep(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.pipeline.group_space import GroupSpace
+    from pytest_rmq_conformance.pipeline.space import parse_range
+
+    if not args.strategy:
+        return _sweep_error("--mix needs a strategy to mix with Java's: --strategy SPEC (repeatable)")
+    try:
+        space = GroupSpace(
+            groups=args.groups,
+            queues=parse_range(args.queues or "1:64", "--queues", 1, 65536),
+            name_format=args.group_format or GroupSpace.name_format,
+        )
+    except ValueError as exc:
+        return _sweep_error(str(exc))
+    try:
+        from pytest_rmq_conformance.pipeline.mix_job import run_mix_groups_sweep
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+    from pytest_rmq_conformance.pipeline.mix_groups import group_entries
+    from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
+
+    _importable_here()
+    entries, problems = group_entries(list(dict.fromkeys(args.strategy)))
+    if problems:
+        return _sweep_error("; ".join(problems))
+    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    unreachable = _spark_problem(args.master)
+    if unreachable is not None:
+        return unreachable
+    summary = run_mix_groups_sweep(entries, space, args.out, master=args.master, partitions=args.partitions, timeout=timeout,
+                                   progress=not args.quiet)
+    print("\n".join(verdict_lines(summary)))
+    print(f"report: {args.out / 'report.html'}")
+    return 0
+
+
 def _matrix(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix, load_problems
     from pytest_rmq_conformance.matrix.render import write_matrix
@@ -482,6 +584,15 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument(
         "--producer", action="store_true",
         help="sweep producer queue selection under broker faults instead of consumer allocation",
+    )
+    sweep.add_argument(
+        "--mix", action="store_true",
+        help="what mixing a strategy with Java costs: on the allocation sweep's scenarios, one, half or all but one of a "
+        "consumer group's clients run each --strategy, the rest Java's reference of its family; counts the queues two "
+        "clients take (double-taken) or nobody takes (orphaned) against the all-Java group, before and after the event. "
+        "With --groups N: one Java producer and one of each --strategy (GROUP_HASH or SELECTOR_HASH) send the same N "
+        "message groups or keys; counts those sent to different queues, at each queue count of --queues. Reports, per "
+        "strategy and family, whether it is safe to mix with Java (only the --strategy specs are mixed: name one at least)",
     )
     sweep.add_argument(
         "--strategy", action="append", metavar="SPEC",

@@ -25,12 +25,20 @@ def test_every_npm_client_is_pinned_in_package_json_as_in_versions_toml():
             assert dependencies.get(name) == entry["pinned"], name
 
 
-def test_every_pypi_client_is_pinned_in_requirements_as_in_versions_toml():
-    lines = (CLIENTS / "python" / "requirements.txt").read_text(encoding="utf-8").split()
-    pins = dict(line.split("==") for line in lines)
+def _pins(file: str) -> dict:
+    return dict(line.split("==") for line in (CLIENTS / "python" / file).read_text(encoding="utf-8").split())
+
+
+def test_every_pypi_client_is_pinned_in_requirements_or_isolated_as_in_versions_toml():
+    # isolated.txt: clients that cannot share a site-packages with the others (tox installs each alone)
+    pins = {**_pins("requirements.txt"), **_pins("isolated.txt")}
     for name, entry in _versions().items():
         if entry["registry"] == "pypi":
             assert pins.get(name) == entry["pinned"], name
+
+
+def test_no_pypi_client_is_pinned_twice():
+    assert not set(_pins("requirements.txt")) & set(_pins("isolated.txt"))
 
 
 def _trend_module():
@@ -42,15 +50,37 @@ def _trend_module():
     return module
 
 
-def test_every_client_has_a_trend_ending_at_its_pin():
+def test_every_trend_ends_at_its_pin():
     """oldest first, no repeats, the pinned version last, five or more unless trend_short says why"""
     tables = _versions()
-    assert _trend_module().problems(tables) == []
+    trend = _trend_module()
+    assert trend.problems(tables) == []
     for name, entry in tables.items():
-        keys = [tuple(int(part) for part in version.split(".")) for version in entry["trend"]]
+        if "trend" not in entry:
+            continue
+        keys = [trend.version_key(version) for version in entry["trend"]]
         assert keys == sorted(set(keys)), name
         assert entry["trend"][-1] == entry["pinned"], name
         assert len(entry["trend"]) >= 5 or entry["trend_short"], name
+
+
+def test_the_clients_of_the_report_have_a_trend():
+    tables = _versions()
+    assert {name for name, entry in tables.items() if "trend" in entry} >= {
+        "rocketmq-client-nodejs",
+        "rocketmq-python-client",
+    }
+
+
+def test_versions_sort_by_number_and_a_pre_release_first():
+    key = _trend_module().version_key
+    assert sorted(["1.10.0", "0.0.9-beta", "1.9.0", "0.0.9", "0.0.10"], key=key) == [
+        "0.0.9-beta",
+        "0.0.9",
+        "0.0.10",
+        "1.9.0",
+        "1.10.0",
+    ]
 
 
 @pytest.mark.parametrize(

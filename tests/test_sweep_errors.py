@@ -41,7 +41,8 @@ def _no_staging(folder) -> bool:
     return not [path for path in folder.iterdir() if ".tmp-" in path.name]
 
 
-@pytest.mark.parametrize("mode", [[], ["--producer"], ["--groups", "100"]])
+@pytest.mark.parametrize("mode", [[], ["--producer"], ["--groups", "100"], ["--mix", "--strategy", "AVG"],
+                                  ["--mix", "--groups", "100", "--strategy", "GROUP_HASH"]])
 @pytest.mark.parametrize(
     "options, error",
     [
@@ -51,6 +52,7 @@ def _no_staging(folder) -> bool:
         (["--master", "local[0]"], "--master local[0]: local mode needs at least one thread"),
         (["--partitions", "0"], "--partitions must be 1 or more, not 0"),
         (["--out", "a-file"], "--out a-file: a file is there, not a directory"),
+        (["--out", "a-file/out/x"], "--out a-file/out/x: "),
     ],
 )
 def test_every_sweeps_options_are_checked_before_spark_starts(tmp_path, monkeypatch, capsys, mode, options, error):

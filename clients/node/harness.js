@@ -30,7 +30,8 @@ const inspector = require('node:inspector');
 const path = require('node:path');
 const readline = require('node:readline');
 
-const PACKAGE = 'rocketmq-client-nodejs';
+// which build of the package: rocketmq-client-nodejs-beta.js sets the beta's name before requiring this file
+const PACKAGE = globalThis.RMQ_NODE_CLIENT || 'rocketmq-client-nodejs';
 const HOME = process.env.RMQ_CLIENT_HOME;
 if (HOME && !fs.existsSync(HOME)) {
   process.stderr.write(`clients/node/harness.js: RMQ_CLIENT_HOME=${HOME} does not exist\n`);
@@ -227,7 +228,7 @@ function balance(request) {
 const HELLO = {
   protocol: 1,
   implementation: { name: PACKAGE, language: 'JavaScript (Node.js)', version: VERSION,
-    homepage: 'https://www.npmjs.com/package/rocketmq-client-nodejs' },
+    homepage: `https://www.npmjs.com/package/${PACKAGE}` },
   strategies: SERVED,
   sort: false,
 };

@@ -1,0 +1,198 @@
+#!/usr/bin/env node
+// npm rocketmq (a pure JavaScript remoting client of RocketMQ 4, forked from ali-ons; the version
+// package.json pins) behind the suite's exec protocol: AVG, the consumer's rebalance sort and
+// FAULT_STRATEGY are answered by the package's own classes. Nothing of their logic is written
+// here. Run it as
+//
+//     npm ci --prefix clients/node && pytest --rmq-strategy="exec:node clients/node/rocketmq.js" --rmq-reference-version=4.9.8
+//
+// - allocate: the package's AllocateMessageQueueAveragely (its only strategy) on its own
+//   MessageQueue objects; an Error whose message is one of Java's IllegalArgumentException
+//   messages (the package throws the same texts) is illegal-argument, anything else other;
+// - sort: the push consumer's own rebalanceByTopic, run (through co, as the package runs it) on
+//   an object of its prototype whose topic table holds the request's mqAll and whose consumer-id
+//   lookup answers its cidAll; the answer is the two lists as the method leaves them (it sorts
+//   them in place, and returns before sorting when either is null or empty);
+// - trace (FAULT_STRATEGY): the package has no fault strategy and no latency table (the hello
+//   says latencyFaultTolerance: false). A route goes through the client's own
+//   getTopicRouteInfoFromNameServer (its JSON reading and broker sort, the name server's answer
+//   handed to it as the body of a response) and MQClient._topicRouteData2TopicPublishInfo; a
+//   select or tp_select is TopicPublishInfo.selectOneMessageQueue(lastBroker), which is what the
+//   producer's send loop calls (resetIndex has no counterpart); the counter is the publish
+//   info's sendWhichQueue, set to the case's stored index when it has one (else left at the
+//   package's own start, 0: the package draws no random start); update, advance, set_latency
+//   and detect change nothing the package keeps (an update leaves no item; a detector round,
+//   which it has not, is answered as a step with nothing to show).
+'use strict';
+
+const readline = require('node:readline');
+const co = require('co');
+
+const PACKAGE = 'rocketmq';
+const MessageQueue = require(`${PACKAGE}/lib/message_queue`);
+const Averagely = require(`${PACKAGE}/lib/consumer/rebalance/allocate_message_queue_averagely`);
+const MQPushConsumer = require(`${PACKAGE}/lib/consumer/mq_push_consumer`);
+const MQClientAPI = require(`${PACKAGE}/lib/mq_client_api`);
+const MQClient = require(`${PACKAGE}/lib/mq_client`);
+const ResponseCode = require(`${PACKAGE}/lib/protocol/response_code`);
+const VERSION = require(`${PACKAGE}/package.json`).version;
+
+const QUIET = { info() {}, warn() {}, error() {}, debug() {} };
+const ILLEGAL = new Set(['currentCID is empty', 'mqAll is null or mqAll empty', 'cidAll is null or cidAll empty']);
+
+function errorAnswer(error) {
+  const message = error && error.message !== undefined ? String(error.message) : String(error);
+  if (ILLEGAL.has(message)) return { error: 'illegal-argument', message };
+  const name = error && error.constructor ? error.constructor.name : 'thrown';
+  return { error: 'other', message: `${name}: ${message}` };
+}
+
+const queues = (list) => (list === null ? null : list.map(([topic, broker, id]) => new MessageQueue(topic, broker, id)));
+const triples = (list) => list.map((mq) => [mq.topic, mq.brokerName, mq.queueId]);
+
+// -- allocate and sort ---------------------------------------------------------------------------
+
+function allocate(request) {
+  if (request.strategy !== 'AVG') return { unsupported: `${request.strategy}: the package has AllocateMessageQueueAveragely only` };
+  const strategy = new Averagely();
+  return {
+    answers: request.callers.map((caller) => {
+      try {
+        const result = strategy.allocate(request.consumerGroup, caller, queues(request.mqAll), request.cidAll === null ? null : [...request.cidAll]);
+        return result === null || result === undefined ? { null: true } : { queues: triples(result) };
+      } catch (error) {
+        return errorAnswer(error);
+      }
+    }),
+  };
+}
+
+function sort(request) {
+  const topic = request.mqAll && request.mqAll.length ? request.mqAll[0][0] : 'TopicTest';
+  const mqAll = queues(request.mqAll);
+  const cidAll = request.cidAll === null ? null : [...request.cidAll];
+  const consumer = Object.create(MQPushConsumer.prototype);
+  Object.assign(consumer, {
+    options: { consumerGroup: 'g', isBroadcast: false, logger: QUIET, allocateMessageQueueStrategy: { allocate() { return []; } } },
+    _topicSubscribeInfoTable: new Map(mqAll === null ? [] : [[topic, mqAll]]),
+    _mqClient: { clientId: 'harness@0', * findConsumerIdList() { return cidAll; } },
+    * updateProcessQueueTableInRebalance() { return false; },
+    emit() {},
+  });
+  // the lists as the rebalance leaves them: sorted in place, or untouched where it returned first
+  return co(consumer.rebalanceByTopic(topic)).then(
+    () => ({ mqAll: mqAll === null ? null : triples(mqAll), cidAll }),
+    (error) => ({ mqAll: errorAnswer(error), cidAll: errorAnswer(error) }));
+}
+
+// -- trace ---------------------------------------------------------------------------------------
+
+const TOPIC = 'TopicTest';
+
+/** The name server's answer for a route of the suite, as the client receives it. */
+function nameServerBody(route) {
+  return JSON.stringify({
+    orderTopicConf: route.orderTopicConf === null ? undefined : route.orderTopicConf,
+    queueDatas: route.queueDatas.map(([brokerName, writeQueueNums, perm]) => ({
+      brokerName, readQueueNums: writeQueueNums, writeQueueNums, perm, topicSynFlag: 0 })),
+    brokerDatas: route.brokerDatas.map(([brokerName, ids], at) => ({
+      cluster: 'DefaultCluster', brokerName,
+      brokerAddrs: Object.fromEntries(ids.map((id) => [String(id), `10.0.${at}.${Number(id) % 250}:10911`])) })),
+  });
+}
+
+function* publishInfo(route, sendIndex) {
+  const api = Object.create(MQClientAPI.prototype);
+  Object.assign(api, {
+    options: { logger: QUIET },
+    * invoke() { return { code: ResponseCode.SUCCESS, body: Buffer.from(nameServerBody(route)) }; },
+  });
+  const data = yield api.getTopicRouteInfoFromNameServer(TOPIC, 3000);
+  const info = MQClient.prototype._topicRouteData2TopicPublishInfo.call(null, TOPIC, data);
+  if (sendIndex !== null && sendIndex !== undefined) info.sendWhichQueue = Number(sendIndex);
+  return info;
+}
+
+function selected(info, queue) {
+  const at = queue ? info.messageQueueList.indexOf(queue) : -1;
+  return {
+    queue: queue ? [queue.brokerName, queue.queueId] : null,
+    listIndex: at < 0 ? null : at,
+    storedIndexAfter: info.sendWhichQueue,
+  };
+}
+
+function* trace(request) {
+  if (request.strategy !== 'FAULT_STRATEGY') return { unsupported: `${request.strategy} is not the package's` };
+  const outcomes = request.steps.map(() => null);
+  let info;
+  try {
+    info = yield publishInfo(request.route, request.initial.sendIndex);
+  } catch (error) {
+    outcomes[0] = errorAnswer(error);
+    return { publishList: [], outcomes };
+  }
+  const built = info.messageQueueList.map((mq) => [mq.brokerName, mq.queueId]);
+  for (const [index, step] of request.steps.entries()) {
+    try {
+      switch (step.op) {
+        case 'select':
+        case 'tp_select':
+          outcomes[index] = selected(info, info.selectOneMessageQueue(step.lastBroker === null ? undefined : step.lastBroker));
+          break;
+        case 'set_index':
+          info.sendWhichQueue = Number(step.value);
+          break;
+        case 'route':
+          info = yield publishInfo(step.route, step.sendIndex);
+          outcomes[index] = { publishList: info.messageQueueList.map((mq) => [mq.brokerName, mq.queueId]) };
+          break;
+        case 'update':
+          outcomes[index] = { item: null };
+          break;
+        default: // advance, set_latency, detect: nothing the package keeps, no table to show
+          break;
+      }
+    } catch (error) {
+      outcomes[index] = errorAnswer(error);
+    }
+  }
+  return { publishList: built, outcomes };
+}
+
+// -- the protocol ----------------------------------------------------------------------------------
+
+const HELLO = {
+  protocol: 1,
+  implementation: { name: PACKAGE, language: 'JavaScript (Node.js)', version: VERSION,
+    homepage: 'https://www.npmjs.com/package/rocketmq' },
+  strategies: ['AVG', 'FAULT_STRATEGY'],
+  sort: true,
+  latencyFaultTolerance: false,
+};
+
+function answer(request) {
+  switch (request.cmd) {
+    case 'hello': return Promise.resolve(HELLO);
+    case 'allocate': return Promise.resolve({ id: request.id, ...allocate(request) });
+    case 'sort': return sort(request).then((sorted) => ({ id: request.id, ...sorted }));
+    case 'trace': return co(trace(request)).then((traced) => ({ id: request.id, ...traced }));
+    default: return Promise.resolve({ id: request.id, unsupported: `${request.cmd} is not served for this package` });
+  }
+}
+
+let queue = Promise.resolve();
+let leaving = false;
+const lines = readline.createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  if (leaving || !line.trim()) return;
+  const request = JSON.parse(line);
+  if (request.cmd === 'bye') {
+    leaving = true;
+    lines.close();
+    queue.then(() => process.stdout.write('', () => process.exit(0)));
+    return;
+  }
+  queue = queue.then(() => answer(request)).then((reply) => { process.stdout.write(JSON.stringify(reply) + '\n'); });
+});
+lines.on('close', () => { if (!leaving) queue.then(() => process.exit(0)); });

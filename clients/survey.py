@@ -1,0 +1,298 @@
+"""The survey of every npm and PyPI package named for RocketMQ (clients/survey.toml): checked,
+rendered as a Markdown section for docs/clients.md (``to_markdown``) or an HTML fragment
+(``to_html``), and, with the network, compared with the registries of today.
+
+    python clients/survey.py                 # the Markdown section, on stdout
+    python clients/survey.py --html          # the HTML fragment
+    python clients/survey.py --refresh [--names FILE ...]
+
+``--refresh`` asks each registry for the newest version of every surveyed package (PyPI's JSON
+API, ``npm view``) and prints each one that moved or vanished; with ``--names`` (lists of
+package names, one a line, first tab-separated column; ``registry:`` may prefix a file name,
+``pypi:`` by default) it also prints every listed name matching RocketMQ that the survey lacks,
+and for npm names asks the registry whether it has them. It never writes the survey: a person
+reads the new package's code and writes its entry. Exit status 1 when something is to update.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - pytest brings tomli to 3.10
+    import tomli as tomllib
+
+HERE = Path(__file__).resolve().parent
+SURVEY = HERE / "survey.toml"
+VERSIONS = HERE / "versions.toml"
+
+REGISTRIES = ("npm", "pypi")
+#: the suite's families a package can balance in its own code
+FAMILIES = (
+    "AVG",
+    "AVG_BY_CIRCLE",
+    "CONSISTENT_HASH",
+    "CONFIG",
+    "MACHINE_ROOM",
+    "MACHINE_ROOM_NEARBY",
+    "FAULT_STRATEGY",
+    "SELECTOR_HASH",
+    "SELECTOR_RANDOM",
+    "GROUP_HASH",
+    "PUBLISH_ROUND_ROBIN",
+    "SUBSCRIBE_ROUND_ROBIN",
+)
+FIELDS = {
+    "registry": str,
+    "name": str,
+    "version": str,
+    "summary": str,
+    "balances": list,
+    "delegates": str,
+    "judged": bool,
+    "why": str,
+}
+#: a name "named for RocketMQ"; names with "rmq" are RocketMQ only when their summary says so
+NAMED = re.compile(r"rocket[-_.]?mq", re.IGNORECASE)
+
+
+class SurveyError(ValueError):
+    """survey.toml breaks a rule: the message names the file and the entry."""
+
+
+def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
+    """The survey, checked: every field present and typed, families known, no name twice per
+    registry, and ``judged`` true exactly for the clients ``versions`` lists (None: unchecked)."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise SurveyError(f"{path}: {error}") from error
+    head = data.get("survey")
+    if not isinstance(head, dict) or not all(
+        isinstance(head.get(key), str) and head[key].strip() for key in ("date", "pypi", "npm")
+    ):
+        raise SurveyError(f"{path}: [survey] needs date, pypi and npm (how each registry was enumerated)")
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", head["date"]):
+        raise SurveyError(f"{path}: [survey] date {head['date']!r} is not YYYY-MM-DD")
+    packages = data.get("package")
+    if not isinstance(packages, list) or not packages:
+        raise SurveyError(f"{path}: no [[package]] entries")
+    seen: set[tuple[str, str]] = set()
+    for number, entry in enumerate(packages, 1):
+        where = f"{path}: [[package]] #{number} ({entry.get('registry')} {entry.get('name')})"
+        for field, kind in FIELDS.items():
+            if not isinstance(entry.get(field), kind):
+                raise SurveyError(f"{where}: {field} must be a {kind.__name__}, not {entry.get(field)!r}")
+            if kind is str and field != "summary" and not entry[field].strip():
+                raise SurveyError(f"{where}: {field} is empty")
+        extra = set(entry) - set(FIELDS)
+        if extra:
+            raise SurveyError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
+        if entry["registry"] not in REGISTRIES:
+            raise SurveyError(f"{where}: registry must be one of {', '.join(REGISTRIES)}")
+        unknown = [family for family in entry["balances"] if family not in FAMILIES]
+        if unknown:
+            raise SurveyError(f"{where}: balances names no family of the suite: {', '.join(map(str, unknown))}")
+        key = (entry["registry"], entry["name"].lower())
+        if key in seen:
+            raise SurveyError(f"{where}: listed twice")
+        seen.add(key)
+    if versions is not None:
+        judged = tomllib.loads(Path(versions).read_text(encoding="utf-8"))
+        for entry in packages:
+            listed = entry["name"] in judged and judged[entry["name"]]["registry"] == entry["registry"]
+            if entry["judged"] != listed:
+                raise SurveyError(
+                    f"{path}: {entry['registry']} {entry['name']} says judged = {str(entry['judged']).lower()}, "
+                    f"but {versions} {'lists' if listed else 'does not list'} it"
+                )
+        missing = sorted(set(judged) - {entry["name"] for entry in packages})
+        if missing:
+            raise SurveyError(f"{path}: {versions} judges {', '.join(missing)}, which the survey lacks")
+    return data
+
+
+def _counts(packages: list[dict]) -> dict[str, tuple[int, int, int]]:
+    return {
+        registry: (
+            sum(1 for p in packages if p["registry"] == registry),
+            sum(1 for p in packages if p["registry"] == registry and p["balances"]),
+            sum(1 for p in packages if p["registry"] == registry and p["judged"]),
+        )
+        for registry in REGISTRIES
+    }
+
+
+def _ordered(packages: list[dict]) -> list[dict]:
+    """npm then PyPI; judged first, then those that balance in their own code, then by name."""
+    return sorted(
+        packages, key=lambda p: (REGISTRIES.index(p["registry"]), not p["judged"], not p["balances"], p["name"].lower())
+    )
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(path: Path = SURVEY) -> str:
+    """The survey as a Markdown section (``##``), one table row per package."""
+    data = load(path, versions=None)
+    head, packages = data["survey"], data["package"]
+    counts = _counts(packages)
+    lines = [
+        "## Every npm and PyPI package named for RocketMQ",
+        "",
+        f"Surveyed {head['date']}, each package read at its newest version: what it balances in its own code "
+        "(the suite's families), what it hands to something else, and whether this report judges it.",
+        "",
+        "| registry | packages | balance in their own code | judged here |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for registry in REGISTRIES:
+        total, own, judged = counts[registry]
+        lines.append(f"| {registry} | {total} | {own} | {judged} |")
+    lines += [
+        "",
+        "| registry | package | newest | balances in its own code | delegates | judged | why |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for p in _ordered(packages):
+        lines.append(
+            f"| {p['registry']} | `{_cell(p['name'])}` | {_cell(p['version'])} | "
+            f"{', '.join(p['balances']) or 'nothing'} | {_cell(p['delegates'])} | "
+            f"{'yes' if p['judged'] else 'no'} | {_cell(p['why'])} |"
+        )
+    lines += [
+        "",
+        f"How PyPI was enumerated: {' '.join(head['pypi'].split())}",
+        "",
+        f"How npm was enumerated: {' '.join(head['npm'].split())}",
+        "",
+        "`python clients/survey.py --refresh` asks both registries again and prints what moved.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def to_html(path: Path = SURVEY) -> str:
+    """The survey as an HTML fragment (a ``section``), the same rows as ``to_markdown``."""
+    data = load(path, versions=None)
+    head, packages = data["survey"], data["package"]
+    esc = html.escape
+    rows = "\n".join(
+        f"<tr><td>{esc(p['registry'])}</td><td><code>{esc(p['name'])}</code></td><td>{esc(p['version'])}</td>"
+        f"<td>{esc(', '.join(p['balances']) or 'nothing')}</td><td>{esc(p['delegates'])}</td>"
+        f"<td>{'yes' if p['judged'] else 'no'}</td><td>{esc(p['why'])}</td></tr>"
+        for p in _ordered(packages)
+    )
+    counts = "\n".join(
+        f"<tr><td>{registry}</td><td>{total}</td><td>{own}</td><td>{judged}</td></tr>"
+        for registry, (total, own, judged) in _counts(packages).items()
+    )
+    return (
+        '<section id="survey">\n<h2>Every npm and PyPI package named for RocketMQ</h2>\n'
+        f"<p>Surveyed {esc(head['date'])}, each package read at its newest version.</p>\n"
+        "<table>\n<tr><th>registry</th><th>packages</th><th>balance in their own code</th><th>judged here</th></tr>\n"
+        f"{counts}\n</table>\n<table>\n<tr><th>registry</th><th>package</th><th>newest</th><th>balances in its own code</th>"
+        f"<th>delegates</th><th>judged</th><th>why</th></tr>\n{rows}\n</table>\n"
+        f"<p>How PyPI was enumerated: {esc(' '.join(head['pypi'].split()))}</p>\n"
+        f"<p>How npm was enumerated: {esc(' '.join(head['npm'].split()))}</p>\n</section>\n"
+    )
+
+
+# -- refresh (network) ---------------------------------------------------------------------------
+
+
+def _pypi_newest(name: str) -> str | None:
+    try:
+        with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/json", timeout=60) as answer:
+            return json.load(answer)["info"]["version"]
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return None
+        raise
+
+
+def _npm_newest(name: str) -> str | None:
+    done = subprocess.run(
+        ["npm", "view", name, "version", "--json"], check=False, capture_output=True, text=True, timeout=120
+    )
+    if done.returncode != 0:
+        if "E404" in done.stdout + done.stderr:
+            return None
+        raise RuntimeError(f"npm view {name}: {done.stderr.strip()[-300:]}")
+    return json.loads(done.stdout)
+
+
+NEWEST = {"pypi": _pypi_newest, "npm": _npm_newest}
+
+
+def _listed_names(spec: str) -> tuple[str, list[str]]:
+    registry, _, file = spec.partition(":") if spec.split(":", 1)[0] in REGISTRIES else ("pypi", "", spec)
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise SystemExit(f"clients/survey.py: --names {spec}: {error}") from error
+    return registry, [line.split("\t", 1)[0].strip() for line in text.splitlines() if line.strip()]
+
+
+def refresh(path: Path = SURVEY, names: list[str] | None = None, newest=NEWEST, out=sys.stdout) -> int:
+    """Print every surveyed package whose newest version moved or vanished, and every listed name
+    named for RocketMQ that the survey lacks; 1 when there is any, else 0."""
+    packages = load(path)["package"]
+    known = {(p["registry"], p["name"].lower()) for p in packages}
+    found = 0
+    for p in packages:
+        now = newest[p["registry"]](p["name"])
+        if now != p["version"]:
+            found += 1
+            print(
+                f"{p['registry']} {p['name']}: surveyed {p['version']}, now {now or 'gone from the registry'}", file=out
+            )
+    for spec in names or []:
+        registry, listed = _listed_names(spec)
+        for name in sorted({n for n in listed if NAMED.search(n)}):
+            if (registry, name.lower()) in known:
+                continue
+            now = newest[registry](name)
+            if now is not None:
+                found += 1
+                print(f"{registry} {name} {now}: named for RocketMQ, not in the survey", file=out)
+    print(f"{found} to update" if found else "the survey is current", file=out)
+    return 1 if found else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--survey", type=Path, default=SURVEY)
+    parser.add_argument("--html", action="store_true", help="the HTML fragment instead of Markdown")
+    parser.add_argument("--refresh", action="store_true", help="ask the registries (network)")
+    parser.add_argument(
+        "--names",
+        action="append",
+        default=[],
+        metavar="[REGISTRY:]FILE",
+        help="with --refresh: a list of package names to look for new RocketMQ ones in",
+    )
+    args = parser.parse_args(argv)
+    try:
+        if args.refresh:
+            return refresh(args.survey, args.names)
+        sys.stdout.write(to_html(args.survey) if args.html else to_markdown(args.survey))
+    except SurveyError as error:
+        print(f"clients/survey.py: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
