@@ -174,15 +174,19 @@ def replay(
         key = family if len(releases) == 1 else f"{family} at {release}"
         outcomes.setdefault(key, {})[case] = came_to
 
-    previous = os.environ.get("RMQ_CLIENT_HOME")
-    os.environ["RMQ_CLIENT_HOME"] = str(home)
+    # the harness's environment: the install, and one hash seed (a client that routes a group by
+    # Python's hash() answers the same from run to run, as in the report's tox -e clients)
+    wanted = {"RMQ_CLIENT_HOME": str(home), "PYTHONHASHSEED": "0"}
+    previous = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
     try:
         doc = build_matrix([spec], list(releases), checks=["golden"], timeout=TIMEOUT, progress=log, on_case=heard)
     finally:
-        if previous is None:
-            del os.environ["RMQ_CLIENT_HOME"]
-        else:
-            os.environ["RMQ_CLIENT_HOME"] = previous
+        for name, value in previous.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
     row = doc["implementations"][0]
     errors = [cell.get("reason", "") for cell in row["cells"] if cell["status"] == "error"]
     if errors:

@@ -41,12 +41,16 @@ import types
 from pathlib import Path
 
 PACKAGE = "dpyrocketmq"
-HOME = Path(os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated")
+# RMQ_CLIENT_HOME: another version, installed there with its dependencies (the trend, clients/trend.py)
+TREND_HOME = os.environ.get("RMQ_CLIENT_HOME")
+HOME = Path(TREND_HOME or os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated")
 if not (HOME / "rocketmq" / "producer.py").is_file():
     sys.exit(
         f"clients/python/dpyrocketmq.py: {HOME / 'rocketmq'} holds no dpyrocketmq: "
         "pip install --no-deps --target clients/python/.isolated -r clients/python/isolated.txt"
     )
+if TREND_HOME:
+    sys.path.insert(0, TREND_HOME)  # its grpc and protobuf, as that version installed them
 _package = types.ModuleType("rocketmq")
 _package.__path__ = [str(HOME / "rocketmq")]
 sys.modules["rocketmq"] = _package
