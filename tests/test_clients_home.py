@@ -109,7 +109,25 @@ def test_node_harness_loads_the_client_from_the_home_and_says_what_it_lacks(tmp_
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
-def test_node_harness_refuses_a_home_that_does_not_exist(tmp_path):
-    done, answers = _talk(["node", str(CLIENTS / "node" / "harness.js")], tmp_path / "missing", [{"cmd": "hello"}])
+@pytest.mark.parametrize("harness", ["harness.js", "rocketmq-client-nodejs-beta.js", "rocketmq-grpc.js", "rocketmq.js"])
+def test_node_harnesses_refuse_a_home_that_does_not_exist(tmp_path, harness):
+    done, answers = _talk(["node", str(CLIENTS / "node" / harness)], tmp_path / "missing", [{"cmd": "hello"}])
     assert done.returncode != 0 and answers == []
     assert f"RMQ_CLIENT_HOME={tmp_path / 'missing'} does not exist" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_a_node_harness_without_the_package_in_the_home_says_so(tmp_path):
+    (tmp_path / "empty").mkdir()
+    done, answers = _talk(["node", str(CLIENTS / "node" / "rocketmq-grpc.js")], tmp_path / "empty", [{"cmd": "hello"}])
+    assert done.returncode != 0 and answers == []
+    assert "Cannot find module 'rocketmq-grpc'" in done.stderr
+
+
+def test_the_dpyrocketmq_harness_refuses_a_home_without_it(tmp_path):
+    (tmp_path / "empty").mkdir()
+    done, answers = _talk(
+        [sys.executable, str(CLIENTS / "python" / "dpyrocketmq.py")], tmp_path / "empty", [{"cmd": "hello"}]
+    )
+    assert done.returncode != 0 and answers == []
+    assert f"{tmp_path / 'empty' / 'rocketmq'} holds no dpyrocketmq" in done.stderr
