@@ -20,6 +20,7 @@ import html
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -195,6 +196,22 @@ def replay(
     return row["version"], runs, outcomes
 
 
+def why_unserved(spec: str, home: Path) -> str:
+    """What a harness that served no family says on stderr at its hello (its last line)."""
+    environment = {**os.environ, "RMQ_CLIENT_HOME": str(home), "PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        shlex.split(spec.removeprefix("exec:")),
+        input='{"cmd": "hello"}\n{"cmd": "bye"}\n',
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    return lines[-1] if lines else "its hello names no family"
+
+
 def collect(
     tables: Mapping[str, Any], root: Path, log: Callable[[str], None], only: Sequence[str] = ()
 ) -> dict[str, Any]:
@@ -216,7 +233,10 @@ def collect(
                     "does the harness honour RMQ_CLIENT_HOME?"
                 )
             compared.update(golden)
-            versions.append({"version": version, "families": outcomes})
+            entry_out: dict[str, Any] = {"version": version, "families": outcomes}
+            if not outcomes:  # the harness served no family: what it said on stderr is why
+                entry_out["unserved"] = why_unserved(entry["harness"], home)
+            versions.append(entry_out)
         clients.append(
             {
                 "name": name,
@@ -337,6 +357,11 @@ def trend(runs: Mapping[str, Any]) -> dict[str, Any]:
         clients.append(
             {key: client[key] for key in ("name", "registry", "harness", "pinned", "yanked", "note", "releases")}
             | {"versions": versions, "families": families}
+            | {
+                "unserved": {
+                    entry["version"]: entry["unserved"] for entry in client["versions"] if entry.get("unserved")
+                }
+            }
         )
     return {"trendVersion": 1, "comparedWith": runs["comparedWith"], "clients": clients}
 
@@ -453,6 +478,10 @@ def to_markdown(doc: Mapping[str, Any]) -> str:
             cells = [_summary_text(family["rows"][position]) for family in client["families"]]
             lines.append(f"| {version}{yanked} | " + " | ".join(cells) + " |")
         lines.append("")
+        if client["unserved"]:
+            lines += ["Versions that serve no family, as their harness says:", ""]
+            lines += [f"- {version}: {why}" for version, why in client["unserved"].items()]
+            lines.append("")
         for family in client["families"]:
             lines += [f"### {client['name']}: {family['family']}", ""]
             lines += [
@@ -550,6 +579,11 @@ def to_html(doc: Mapping[str, Any]) -> str:
         parts.append(
             f'<table class="summary"><thead><tr><th>version</th>{heads}</tr></thead><tbody>{"".join(summary)}</tbody></table>'
         )
+        if client["unserved"]:
+            items = "".join(f"<li>{esc(version)}: {esc(why)}</li>" for version, why in client["unserved"].items())
+            parts.append(
+                f'<p class="meta">Versions that serve no family, as their harness says:</p><ul class="classes">{items}</ul>'
+            )
         for family in client["families"]:
             parts.append(f'<h3 id="{esc(client["name"])}-{esc(family["family"])}">{esc(family["family"])}</h3>')
             head = "".join(f"<th>{esc(name)}</th>" for name in ("version", "verdict", "cases", "pass", "differ"))

@@ -30,7 +30,7 @@ def doc():
 
 
 def _family(doc, name):
-    (client,) = doc["clients"]
+    client = doc["clients"][0]
     return next(family for family in client["families"] if family["family"] == name)
 
 
@@ -165,3 +165,16 @@ def test_steps_where_nothing_changed_are_listed_apart():
     assert "| 1.2.0 → 1.9.0 |" not in markdown
     assert "At the other steps no case changed: 1.2.0 → 1.9.0." in markdown
     assert "At the other steps no case changed: 1.2.0 → 1.9.0." in trend.to_html(doc)
+
+
+def test_a_version_that_serves_no_family_says_why(doc):
+    client = doc["clients"][1]
+    assert client["unserved"] == {"0.1.0": "crafted.js: unimportable-client 0.1.0 does not load: no dist/"}
+    (family,) = client["families"]
+    assert family["rows"][0] == {"version": "0.1.0", "served": False}
+    assert family["classes"] == [
+        {"class": "wrong-queues", "events": [{"version": "0.2.0", "event": "brought", "firstJudged": True}]}
+    ]
+    markdown = trend.to_markdown(doc)
+    assert "- 0.1.0: crafted.js: unimportable-client 0.1.0 does not load: no dist/" in markdown
+    assert "<li>0.1.0: crafted.js: unimportable-client 0.1.0 does not load: no dist/</li>" in trend.to_html(doc)
