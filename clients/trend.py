@@ -208,7 +208,8 @@ def why_unserved(spec: str, home: Path) -> str:
         timeout=TIMEOUT,
         check=False,
     )
-    lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+    # the install's folder differs from machine to machine: named as the variable that holds it
+    lines = [line.strip().replace(str(home), "$RMQ_CLIENT_HOME") for line in done.stderr.splitlines() if line.strip()]
     return lines[-1] if lines else "its hello names no family"
 
 
