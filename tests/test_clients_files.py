@@ -4,6 +4,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pytest brings tomli to 3.10
@@ -37,3 +39,76 @@ def test_every_pypi_client_is_pinned_in_requirements_or_isolated_as_in_versions_
 
 def test_no_pypi_client_is_pinned_twice():
     assert not set(_pins("requirements.txt")) & set(_pins("isolated.txt"))
+
+
+def _trend_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("clients_trend", CLIENTS / "trend.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_trend_ends_at_its_pin():
+    """oldest first, no repeats, the pinned version last, five or more unless trend_short says why"""
+    tables = _versions()
+    trend = _trend_module()
+    assert trend.problems(tables) == []
+    for name, entry in tables.items():
+        if "trend" not in entry:
+            continue
+        keys = [trend.version_key(version) for version in entry["trend"]]
+        assert keys == sorted(set(keys)), name
+        assert entry["trend"][-1] == entry["pinned"], name
+        assert len(entry["trend"]) >= 5 or entry["trend_short"], name
+
+
+def test_the_clients_of_the_report_have_a_trend():
+    tables = _versions()
+    assert {name for name, entry in tables.items() if "trend" in entry} >= {
+        "rocketmq-client-nodejs",
+        "rocketmq-python-client",
+    }
+
+
+def test_versions_sort_by_number_and_a_pre_release_first():
+    key = _trend_module().version_key
+    assert sorted(["1.10.0", "0.0.9-beta", "1.9.0", "0.0.9", "0.0.10"], key=key) == [
+        "0.0.9-beta",
+        "0.0.9",
+        "0.0.10",
+        "1.9.0",
+        "1.10.0",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"trend": ["5.0.2", "5.0.1", "5.0.3", "5.0.5", "5.1.2"]}, "oldest first"),
+        ({"trend": ["5.0.1", "5.0.1", "5.0.3", "5.0.5", "5.1.2"]}, "without repeats"),
+        ({"trend": ["5.0.1", "5.0.2", "5.0.3", "5.0.5", "5.1.1"]}, "end at the pinned version '5.1.2'"),
+        ({"trend": ["5.0.9", "5.1.0", "5.1.2"]}, "fewer than 5"),
+        ({"trend": ["5.0.9", "5.1.0", "5.1.2"], "trend_short": " "}, "fewer than 5"),
+        ({"trend": ["5.1.2b1"]}, "a non-empty list of versions"),
+        ({"trend": []}, "a non-empty list of versions"),
+        ({"yanked": ["4.0.0"]}, "yanked must list versions of trend"),
+        ({"registry": "maven"}, "registry must be one of npm, pypi"),
+        ({"harness": "clients/python/harness.py"}, "harness must be an exec: spec"),
+        ({"releases": []}, "releases must be a non-empty list"),
+    ],
+)
+def test_a_wrong_trend_is_refused_naming_the_table(change, message):
+    tables = _versions()
+    tables["rocketmq-python-client"] = tables["rocketmq-python-client"] | {"yanked": []} | change
+    found = _trend_module().problems(tables)
+    assert len(found) == 1, found
+    assert found[0].startswith("clients/versions.toml [rocketmq-python-client]: ")
+    assert message in found[0]
+
+
+def test_a_short_trend_that_says_why_is_taken():
+    tables = _versions()
+    tables["rocketmq-python-client"] |= {"trend": ["5.1.1", "5.1.2"], "trend_short": "only two published", "yanked": []}
+    assert _trend_module().problems(tables) == []

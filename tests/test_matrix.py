@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -139,6 +140,25 @@ def test_a_crash_is_a_fault_and_the_matrix_completes(tmp_path, monkeypatch):
         text = written[kind].read_text(encoding="utf-8")
         assert f"{not_run} not run" in text, kind
         assert "the harness kept failing and was given up" in text, kind  # its legend entry
+
+
+def test_on_case_hears_every_golden_case_as_the_cell_counts_it():
+    heard = []
+    doc = build_matrix(
+        ["miniatures:AvgRemainderToLast"], ["5.3.3"], checks=["golden"], on_case=lambda *args: heard.append(args)
+    )
+    avg = cell(doc, 0, "AVG")
+    assert {(spec, release, family) for spec, release, family, _, _ in heard} == {
+        ("miniatures:AvgRemainderToLast", "5.3.3", "AVG")
+    }
+    assert len({case for _, _, _, case, _ in heard}) == len(heard) == avg["golden"]["cases"]
+    came_to = Counter(outcome for *_, outcome in heard)
+    assert came_to["pass"] == avg["golden"]["passed"]
+    assert {name: came_to[name] for name in avg["golden"]["classes"]} == avg["golden"]["classes"]
+    assert came_to[WRONG_QUEUES] > 0
+    assert (avg["firstDivergence"]["case"], avg["firstDivergence"]["class"]) in {
+        (case, outcome) for *_, case, outcome in heard
+    }
 
 
 def test_two_implementations_of_one_name_get_badges_named_by_their_specs(tmp_path):

@@ -40,8 +40,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 
 const PACKAGE = 'ali-ons';
-const HOME = process.env.RMQ_CLIENT_HOME;
-const ROOT = path.dirname(require.resolve(`${PACKAGE}/package.json`, { paths: [HOME || __dirname] }));
+const ROOT = require('./home').clientRoot(PACKAGE, 'ali-ons.js');
 const META = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const lib = (file) => require(path.join(ROOT, 'lib', file));
 const optional = (file) => {

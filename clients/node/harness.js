@@ -18,20 +18,71 @@
 // - an Error whose message is the client's "No writable/readable message queue found" is
 //   reported as illegal-argument (the condition Java's IllegalArgumentException stands for),
 //   anything else it throws as other.
+//
+// Another version (the trend, clients/trend.py): RMQ_CLIENT_HOME names a folder that version is
+// installed in (npm install --prefix); the package is resolved from there and every module of it
+// relative to the package's root. A family whose classes or methods that version lacks is left
+// out of the hello (the suite reports it not implemented), never crashed on.
 'use strict';
 
+const fs = require('node:fs');
 const inspector = require('node:inspector');
+const path = require('node:path');
 const readline = require('node:readline');
 
 // which build of the package: rocketmq-client-nodejs-beta.js sets the beta's name before requiring this file
 const PACKAGE = globalThis.RMQ_NODE_CLIENT || 'rocketmq-client-nodejs';
-const pb = require(`${PACKAGE}/proto/apache/rocketmq/v2/definition_pb`);
-const { PublishingLoadBalancer } = require(`${PACKAGE}/dist/producer/PublishingLoadBalancer`);
-const { SubscriptionLoadBalancer } = require(`${PACKAGE}/dist/consumer/SubscriptionLoadBalancer`);
-const { TopicRouteData } = require(`${PACKAGE}/dist/route/TopicRouteData`);
-const { Endpoints } = require(`${PACKAGE}/dist/route/Endpoints`);
-const util = require(`${PACKAGE}/dist/util`);
-const VERSION = require(`${PACKAGE}/package.json`).version;
+const HOME = process.env.RMQ_CLIENT_HOME;
+if (HOME && !fs.existsSync(HOME)) {
+  process.stderr.write(`clients/node/harness.js: RMQ_CLIENT_HOME=${HOME} does not exist\n`);
+  process.exit(2);
+}
+
+function packageRoot() {
+  let dir = path.dirname(HOME ? require.resolve(PACKAGE, { paths: [HOME] }) : require.resolve(PACKAGE));
+  while (!(path.basename(dir) === PACKAGE && fs.existsSync(path.join(dir, 'package.json')))) {
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`clients/node/harness.js: no root folder of ${PACKAGE} above ${require.resolve(PACKAGE, HOME ? { paths: [HOME] } : undefined)}`);
+    dir = up;
+  }
+  return dir;
+}
+
+const ROOT = packageRoot();
+const VERSION = require(path.join(ROOT, 'package.json')).version;
+const LACKS = []; // what this version has not, for the hello's stderr note
+
+function load(relative, name) {
+  try {
+    const found = require(path.join(ROOT, relative));
+    if (name === undefined) return found;
+    if (found[name] === undefined) throw new Error(`exports no ${name}`);
+    return found[name];
+  } catch (error) {
+    LACKS.push(`${relative}${name ? ` (${name})` : ''}: ${error.message.split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+const pb = load('proto/apache/rocketmq/v2/definition_pb');
+const PublishingLoadBalancer = load('dist/producer/PublishingLoadBalancer', 'PublishingLoadBalancer');
+const SubscriptionLoadBalancer = load('dist/consumer/SubscriptionLoadBalancer', 'SubscriptionLoadBalancer');
+const TopicRouteData = load('dist/route/TopicRouteData', 'TopicRouteData');
+const Endpoints = load('dist/route/Endpoints', 'Endpoints');
+const util = load('dist/util');
+
+function has(Class, method) {
+  return Class !== undefined && typeof Class.prototype[method] === 'function';
+}
+
+// what this version can serve: the routes need pb and TopicRouteData, each family its balancer
+const ROUTES = pb !== undefined && TopicRouteData !== undefined;
+const SERVED = [
+  ROUTES && has(PublishingLoadBalancer, 'takeMessageQueueByMessageGroup') && util && util.calculateStringSipHash24 && 'GROUP_HASH',
+  ROUTES && Endpoints !== undefined && has(PublishingLoadBalancer, 'takeMessageQueues') && 'PUBLISH_ROUND_ROBIN',
+  ROUTES && has(SubscriptionLoadBalancer, 'takeMessageQueue') && 'SUBSCRIBE_ROUND_ROBIN',
+].filter(Boolean);
+if (LACKS.length) process.stderr.write(`clients/node/harness.js: ${PACKAGE} ${VERSION} lacks ${LACKS.join('; ')}\n`);
 
 // -- the private fields, read through the inspector ---------------------------------------------
 
@@ -70,7 +121,7 @@ function privateFields(object) {
 
 // -- routes as the package's own objects ----------------------------------------------------------
 
-const SCHEMES = { IPv4: pb.AddressScheme.IPV4, IPv6: pb.AddressScheme.IPV6, DOMAIN_NAME: pb.AddressScheme.DOMAIN_NAME };
+const SCHEMES = pb && { IPv4: pb.AddressScheme.IPV4, IPv6: pb.AddressScheme.IPV6, DOMAIN_NAME: pb.AddressScheme.DOMAIN_NAME };
 
 function endpoints(data) {
   const built = new pb.Endpoints().setScheme(SCHEMES[data.scheme]);
@@ -124,6 +175,7 @@ function signedLong(unsigned) {
 }
 
 function group(request) {
+  if (!SERVED.includes('GROUP_HASH')) return { unsupported: `${PACKAGE} ${VERSION} does not serve GROUP_HASH` };
   const data = groupRoute(request.queues);
   const where = positions(data);
   return {
@@ -139,6 +191,10 @@ function group(request) {
 }
 
 function balance(request) {
+  if (!SERVED.includes(request.strategy)) return { unsupported: `${PACKAGE} ${VERSION} does not serve ${request.strategy}` };
+  if (!SERVED.includes('GROUP_HASH') && request.steps.some((step) => step.op === 'group')) {
+    return { unsupported: `${PACKAGE} ${VERSION} has no takeMessageQueueByMessageGroup (a group step)` };
+  }
   const publishing = request.strategy === 'PUBLISH_ROUND_ROBIN';
   const Balancer = publishing ? PublishingLoadBalancer : SubscriptionLoadBalancer;
   let data = route(request.route);
@@ -173,7 +229,7 @@ const HELLO = {
   protocol: 1,
   implementation: { name: PACKAGE, language: 'JavaScript (Node.js)', version: VERSION,
     homepage: `https://www.npmjs.com/package/${PACKAGE}` },
-  strategies: ['GROUP_HASH', 'PUBLISH_ROUND_ROBIN', 'SUBSCRIBE_ROUND_ROBIN'],
+  strategies: SERVED,
   sort: false,
 };
 

@@ -21,16 +21,19 @@
 'use strict';
 
 const inspector = require('node:inspector');
+const path = require('node:path');
 const readline = require('node:readline');
+const { clientRoot } = require('./home');
 
 const PACKAGE = 'rocketmq-grpc';
-const pb = require(`${PACKAGE}/lib/rpc/apache/rocketmq/v2/definition_pb`);
-const { PublishingLoadBalancer } = require(`${PACKAGE}/lib/producer/publish-load-balancer`);
-const { SubscriptionLoadBalancer } = require(`${PACKAGE}/lib/consumer/subscription-load-balancer`);
-const { TopicRoute } = require(`${PACKAGE}/lib/model/topic-route.model`);
-const { Endpoints } = require(`${PACKAGE}/lib/model/endpoint.model`);
-const util = require(`${PACKAGE}/lib/util`);
-const VERSION = require(`${PACKAGE}/package.json`).version;
+const ROOT = clientRoot(PACKAGE, 'clients/node/rocketmq-grpc.js'); // RMQ_CLIENT_HOME's install, else clients/node's
+const pb = require(path.join(ROOT, 'lib/rpc/apache/rocketmq/v2/definition_pb'));
+const { PublishingLoadBalancer } = require(path.join(ROOT, 'lib/producer/publish-load-balancer'));
+const { SubscriptionLoadBalancer } = require(path.join(ROOT, 'lib/consumer/subscription-load-balancer'));
+const { TopicRoute } = require(path.join(ROOT, 'lib/model/topic-route.model'));
+const { Endpoints } = require(path.join(ROOT, 'lib/model/endpoint.model'));
+const util = require(path.join(ROOT, 'lib/util'));
+const VERSION = require(path.join(ROOT, 'package.json')).version;
 
 // -- private fields, read through the inspector --------------------------------------------------
 

@@ -25,17 +25,20 @@
 //   which it has not, is answered as a step with nothing to show).
 'use strict';
 
+const path = require('node:path');
 const readline = require('node:readline');
-const co = require('co');
+const { clientRoot } = require('./home');
 
 const PACKAGE = 'rocketmq';
-const MessageQueue = require(`${PACKAGE}/lib/message_queue`);
-const Averagely = require(`${PACKAGE}/lib/consumer/rebalance/allocate_message_queue_averagely`);
-const MQPushConsumer = require(`${PACKAGE}/lib/consumer/mq_push_consumer`);
-const MQClientAPI = require(`${PACKAGE}/lib/mq_client_api`);
-const MQClient = require(`${PACKAGE}/lib/mq_client`);
-const ResponseCode = require(`${PACKAGE}/lib/protocol/response_code`);
-const VERSION = require(`${PACKAGE}/package.json`).version;
+const ROOT = clientRoot(PACKAGE, 'clients/node/rocketmq.js'); // RMQ_CLIENT_HOME's install, else clients/node's
+const co = require(require.resolve('co', { paths: [ROOT] })); // the co the package itself runs on
+const MessageQueue = require(path.join(ROOT, 'lib/message_queue'));
+const Averagely = require(path.join(ROOT, 'lib/consumer/rebalance/allocate_message_queue_averagely'));
+const MQPushConsumer = require(path.join(ROOT, 'lib/consumer/mq_push_consumer'));
+const MQClientAPI = require(path.join(ROOT, 'lib/mq_client_api'));
+const MQClient = require(path.join(ROOT, 'lib/mq_client'));
+const ResponseCode = require(path.join(ROOT, 'lib/protocol/response_code'));
+const VERSION = require(path.join(ROOT, 'package.json')).version;
 
 const QUIET = { info() {}, warn() {}, error() {}, debug() {} };
 const ILLEGAL = new Set(['currentCID is empty', 'mqAll is null or mqAll empty', 'cidAll is null or cidAll empty']);

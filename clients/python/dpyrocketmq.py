@@ -37,30 +37,44 @@ What this file does besides calling them:
 import json
 import os
 import sys
+import tempfile
 import types
 from pathlib import Path
 
 PACKAGE = "dpyrocketmq"
-HOME = Path(os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated")
+# RMQ_CLIENT_HOME: another version, installed there with its dependencies (the trend, clients/trend.py)
+TREND_HOME = os.environ.get("RMQ_CLIENT_HOME")
+HOME = Path(TREND_HOME or os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated")
 if not (HOME / "rocketmq" / "producer.py").is_file():
     sys.exit(
         f"clients/python/dpyrocketmq.py: {HOME / 'rocketmq'} holds no dpyrocketmq: "
         "pip install --no-deps --target clients/python/.isolated -r clients/python/isolated.txt"
     )
+if TREND_HOME:
+    sys.path.insert(0, TREND_HOME)  # its grpc and protobuf, as that version installed them
+# the client logs to ~/logs/rocketmq/rocketmq-client.log, and its early versions fail to import
+# where that folder is missing: HOME is a temporary folder holding it
+os.environ["HOME"] = tempfile.mkdtemp(prefix="rmq-clients-dpyrocketmq-")
+os.makedirs(os.path.join(os.environ["HOME"], "logs", "rocketmq"))
 _package = types.ModuleType("rocketmq")
 _package.__path__ = [str(HOME / "rocketmq")]
 sys.modules["rocketmq"] = _package
 
 from importlib.metadata import distributions  # noqa: E402
 
-from rocketmq.definition import TopicRouteData  # noqa: E402
-from rocketmq.producer import Producer, PublishingLoadBalancer  # noqa: E402
-from rocketmq.protocol import definition_pb2  # noqa: E402
-from rocketmq.rpc_client import Endpoints  # noqa: E402
-from rocketmq.simple_consumer import SimpleConsumer, SubscriptionLoadBalancer  # noqa: E402
-
 VERSION = next(iter(distributions(name=PACKAGE, path=[str(HOME)]))).version
-SCHEMES = {"IPv4": definition_pb2.IPv4, "IPv6": definition_pb2.IPv6, "DOMAIN_NAME": definition_pb2.DOMAIN_NAME}
+try:
+    from rocketmq.definition import TopicRouteData
+    from rocketmq.producer import Producer, PublishingLoadBalancer
+    from rocketmq.protocol import definition_pb2
+    from rocketmq.rpc_client import Endpoints
+    from rocketmq.simple_consumer import SimpleConsumer, SubscriptionLoadBalancer
+except Exception as exc:  # a version that cannot be imported (0.1.1 imports a module by a name it does not have)
+    BROKEN = f"{PACKAGE} {VERSION} does not import: {type(exc).__name__}: {exc}"
+    print(f"clients/python/dpyrocketmq.py: {BROKEN}", file=sys.stderr)
+else:
+    BROKEN = None
+    SCHEMES = {"IPv4": definition_pb2.IPv4, "IPv6": definition_pb2.IPv6, "DOMAIN_NAME": definition_pb2.DOMAIN_NAME}
 TOPIC = "TopicTest"
 
 
@@ -201,7 +215,8 @@ HELLO = {
         "version": VERSION,
         "homepage": "https://pypi.org/project/dpyrocketmq/",
     },
-    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
+    # a version that does not import serves nothing: every family not implemented
+    "strategies": [] if BROKEN else ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
     "sort": False,
 }
 
@@ -218,6 +233,8 @@ def main():
             return
         if command == "hello":
             answer = HELLO
+        elif BROKEN and command in ("group", "balance"):
+            answer = {"id": request["id"], "unsupported": BROKEN}
         elif command == "group":
             answer = {"id": request["id"], **group(request)}
         elif command == "balance":

@@ -19,22 +19,46 @@ What this file does besides calling them:
   place); a step it raises on is answered with what it raised.
 
 Importing the client makes ``~/logs/rocketmq_python``; ``HOME`` is a temporary folder here.
+
+Another version (the trend, ``clients/trend.py``): ``RMQ_CLIENT_HOME`` names a folder that version
+is installed in (``pip install --target``, with its dependencies); it goes first on ``sys.path``
+and the version is read from its metadata. What that version lacks is said, not crashed on: a
+selector without ``select_queue_by_hash_key`` serves no GROUP_HASH, and a request with a group
+step is answered unsupported.
 """
 
 import json
 import os
 import sys
 import tempfile
+from importlib import metadata
+
+PACKAGE = "rocketmq-python-client"
+HOME = os.environ.get("RMQ_CLIENT_HOME")
+if HOME:
+    if not os.path.isdir(HOME):
+        sys.exit(f"clients/python/harness.py: RMQ_CLIENT_HOME={HOME} is not a folder")
+    sys.path.insert(0, HOME)
 
 os.environ["HOME"] = tempfile.mkdtemp(prefix="rmq-clients-python-")  # the client logs under ~/logs
 
-from importlib.metadata import version
+# after sys.path has RMQ_CLIENT_HOME first
+from rocketmq.grpc_protocol import AddressScheme, Permission, definition_pb2  # noqa: E402
+from rocketmq.v5.client.balancer import QueueSelector  # noqa: E402
+from rocketmq.v5.model import TopicRouteData  # noqa: E402
 
-from rocketmq.grpc_protocol import AddressScheme, Permission, definition_pb2
-from rocketmq.v5.client.balancer import QueueSelector
-from rocketmq.v5.model import TopicRouteData
 
-PACKAGE = "rocketmq-python-client"
+def installed_version():
+    if not HOME:
+        return metadata.version(PACKAGE)
+    found = [dist.version for dist in metadata.distributions(name=PACKAGE, path=[HOME])]
+    if len(found) != 1:
+        sys.exit(f"clients/python/harness.py: RMQ_CLIENT_HOME={HOME} holds {len(found)} installs of {PACKAGE}, not one")
+    return found[0]
+
+
+#: the version has the hash-key selection (GROUP_HASH, and a balance's group steps)
+HASHES = hasattr(QueueSelector, "select_queue_by_hash_key")
 SCHEMES = {"IPv4": AddressScheme.IPv4, "IPv6": AddressScheme.IPv6, "DOMAIN_NAME": AddressScheme.DOMAIN_NAME}
 
 
@@ -106,6 +130,8 @@ def group(request):
 
 
 def balance(request):
+    if not HASHES and any(step["op"] == "group" for step in request["steps"]):
+        return {"unsupported": f"{PACKAGE} {VERSION} has no select_queue_by_hash_key (a group step)"}
     publishing = request["strategy"] == "PUBLISH_ROUND_ROBIN"
     data = route(request["route"])
     try:
@@ -134,11 +160,12 @@ def balance(request):
     return {"filtered": filtered, "outcomes": outcomes, "indexAfter": index_of(chosen).get()}
 
 
+VERSION = installed_version()
 HELLO = {
     "protocol": 1,
-    "implementation": {"name": PACKAGE, "language": "Python", "version": version(PACKAGE),
+    "implementation": {"name": PACKAGE, "language": "Python", "version": VERSION,
                        "homepage": "https://pypi.org/project/rocketmq-python-client/"},
-    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
+    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"] if HASHES else ["PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
     "sort": False,
 }
 

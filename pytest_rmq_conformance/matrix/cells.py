@@ -80,19 +80,21 @@ class _Cell:
         self.status: str | None = None  # set for cells decided without running: absent, not implemented, error
         self.reason = ""
 
-    def golden(self, outcome, settings: Settings) -> None:
+    def golden(self, outcome, settings: Settings) -> str:
+        """Count one case's outcome; what it came to: ``pass``, its divergence class,
+        ``not-implemented`` or ``not-run``."""
         self.cases += 1
         if outcome.skipped is not None:
             if outcome.skipped.startswith("not implemented"):
                 self.not_implemented += 1
-            else:
-                self.not_run += 1
-                self.not_run_reason = self.not_run_reason or outcome.skipped.removeprefix("not run: ")
-            return
+                return "not-implemented"
+            self.not_run += 1
+            self.not_run_reason = self.not_run_reason or outcome.skipped.removeprefix("not run: ")
+            return "not-run"
         found = outcome.divergence_class
         if found is None:
             self.passed += 1
-            return
+            return "pass"
         self.classes[found] += 1
         if self.first is None:
             self.first = {
@@ -102,6 +104,7 @@ class _Cell:
                 "summary": _one_line(outcome.error or str(outcome.mismatches[0])),
                 "repro": rerun_command(settings, outcome.case.id),
             }
+        return found
 
     def as_json(self) -> dict[str, Any]:
         generated = self.generated
@@ -196,7 +199,8 @@ def _release_cells(spec: str, release: str, options: dict[str, Any]) -> tuple[di
         if "golden" in checks:
             try:
                 for case in golden.cases():
-                    cells[case.strategy].golden(golden.run_case(case), settings)
+                    came_to = cells[case.strategy].golden(golden.run_case(case), settings)
+                    options["on_case"](spec, release, case.strategy, case.id, came_to)
             except (GoldenDataError, LookupError) as exc:
                 for family in served:
                     cells[family].status, cells[family].reason = "error", _one_line(str(exc))
@@ -242,11 +246,15 @@ def build_matrix(
     isolate: bool = False,
     search_path: Sequence[str] = (),
     progress: Callable[[str], None] = lambda line: None,
+    on_case: Callable[[str, str, str, str, str], None] = lambda spec, release, family, case, came_to: None,
 ) -> dict[str, Any]:
     """Run every spec (``--rmq-strategy`` syntax, ``exec:`` included) at every release; a
-    ``module:attribute`` spec's module is looked for in ``search_path`` when it is not installed."""
+    ``module:attribute`` spec's module is looked for in ``search_path`` when it is not installed.
+    ``on_case`` hears each golden case's outcome (spec, release, family, case id, and ``pass``,
+    its divergence class, ``not-implemented`` or ``not-run``): the document keeps only counts."""
     options = {
         "checks": tuple(checks),
+        "on_case": on_case,
         "settings": {"seed": seed, "examples": examples, "timeout": timeout, "isolate": isolate, "search_path": tuple(search_path)},
     }
     rows = []

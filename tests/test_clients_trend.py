@@ -1,0 +1,180 @@
+"""The trend of the real clients across versions (clients/trend.py), from committed runs: no
+install, no network. tests/data/trend-runs.json is crafted: a divergence class that appears,
+goes and comes back, a family a version does not serve, a case that changes class, a yanked
+version, and versions that sort only as numbers (1.9.0 before 1.10.0)."""
+
+import copy
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = json.loads((ROOT / "tests" / "data" / "trend-runs.json").read_text(encoding="utf-8"))
+
+
+def _load_trend():
+    spec = importlib.util.spec_from_file_location("clients_trend", ROOT / "clients" / "trend.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+trend = _load_trend()
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return trend.trend(RUNS)
+
+
+def _family(doc, name):
+    client = doc["clients"][0]
+    return next(family for family in client["families"] if family["family"] == name)
+
+
+def _step(family, to):
+    return next(step for step in family["steps"] if step["to"] == to)
+
+
+def test_rows_count_each_version_by_class(doc):
+    rows = {row["version"]: row for row in _family(doc, "PUBLISH_ROUND_ROBIN")["rows"]}
+    assert list(rows) == ["1.0.0", "1.2.0", "1.9.0", "1.10.0"]
+    assert rows["1.0.0"] | {"classes": None} == {
+        "version": "1.0.0",
+        "served": True,
+        "cases": 4,
+        "passed": 2,
+        "differ": 1,
+        "classes": None,
+        "notImplemented": 1,
+        "notRun": 0,
+    }
+    assert rows["1.0.0"]["classes"]["wrong-queues"] == 1
+    assert rows["1.2.0"]["classes"]["counter-drift"] == 1
+    assert rows["1.10.0"]["differ"] == 2
+    assert _family(doc, "GROUP_HASH")["rows"][0] == {"version": "1.0.0", "served": False}
+
+
+def test_a_class_that_appears_disappears_and_comes_back(doc):
+    history = {item["class"]: item["events"] for item in _family(doc, "PUBLISH_ROUND_ROBIN")["classes"]}
+    assert history["wrong-queues"] == [
+        {"version": "1.0.0", "event": "brought", "firstJudged": True},
+        {"version": "1.2.0", "event": "removed"},
+        {"version": "1.10.0", "event": "brought", "firstJudged": False},
+    ]
+    assert history["counter-drift"] == [
+        {"version": "1.2.0", "event": "brought", "firstJudged": False},
+        {"version": "1.9.0", "event": "removed"},
+    ]
+    assert history["error-behaviour"] == [
+        {"version": "1.9.0", "event": "brought", "firstJudged": False},
+        {"version": "1.10.0", "event": "removed"},
+    ]
+    assert "fault" not in history
+
+
+def test_steps_name_the_cases_that_began_stopped_or_changed_class(doc):
+    family = _family(doc, "PUBLISH_ROUND_ROBIN")
+    first = _step(family, "1.2.0")
+    assert first["from"] == "1.0.0"
+    assert first["began"] == [{"class": "counter-drift", "count": 1, "cases": ["p-1"], "other": {"pass": 1}}]
+    assert first["stopped"] == [{"class": "wrong-queues", "count": 1, "cases": ["p-2"], "other": {"pass": 1}}]
+    assert first["moved"] == []
+    # p-4 was not implemented in 1.0.0 and passes in 1.2.0: neither began nor stopped differing
+    assert "p-4" not in json.dumps(first)
+    last = _step(family, "1.10.0")
+    assert last["began"] == [{"class": "wrong-queues", "count": 1, "cases": ["p-2"], "other": {"pass": 1}}]
+    assert last["stopped"] == []
+    assert last["moved"] == [{"from": "error-behaviour", "to": "wrong-queues", "count": 1, "cases": ["p-4"]}]
+
+
+def test_a_family_a_version_does_not_serve(doc):
+    family = _family(doc, "GROUP_HASH")
+    assert _step(family, "1.2.0")["began"] == [
+        {"class": "wrong-queues", "count": 1, "cases": ["g-2"], "other": {"not-served": 1}}
+    ]
+    assert _step(family, "1.9.0")["stopped"] == [
+        {"class": "wrong-queues", "count": 1, "cases": ["g-2"], "other": {"pass": 1}}
+    ]
+    history = {item["class"]: item["events"] for item in family["classes"]}
+    assert history["wrong-queues"][0] == {"version": "1.2.0", "event": "brought", "firstJudged": True}
+    assert history["wrong-queues"][2]["version"] == "1.10.0"
+
+
+def test_the_first_case_ids_only(doc):
+    runs = copy.deepcopy(RUNS)
+    last = runs["clients"][0]["versions"][-1]["families"]["GROUP_HASH"]
+    last.update({f"g-{n:02d}": "wrong-queues" for n in range(3, 20)})
+    began = _step(_family(trend.trend(runs), "GROUP_HASH"), "1.10.0")["began"][0]
+    assert began["count"] == 19  # g-1, g-2 and the 17 new ones
+    assert began["other"] == {"not-served": 17, "pass": 2}
+    assert began["cases"] == ["g-03", "g-04", "g-05", "g-06", "g-07"]
+
+
+def test_markdown_and_html_show_the_rows_steps_and_history(doc):
+    markdown = trend.to_markdown(doc)
+    assert "| 1.2.0 (yanked) | ≈ counter drift | 4 | 3 | 1 | 0 | 0 | 1 | 0 | 0 | 0 |" in markdown
+    assert "| 1.0.0 | ○ not served |" in markdown
+    assert (
+        "- wrong queues: there since 1.0.0, the first version judged on it, removed by 1.2.0, back by 1.10.0"
+        in markdown
+    )
+    assert "| 1.9.0 → 1.10.0 | 1 wrong queues: `p-2` | — | 1 error behaviour only → wrong queues: `p-4` |" in markdown
+    assert "1 wrong queues (were: 1 not served): `g-2`" in markdown
+    # the summary: a row per version, a cell per family
+    assert "| version | GROUP_HASH | PUBLISH_ROUND_ROBIN |" in markdown
+    assert "| 1.0.0 | ○ not served | ✗ 1 of 4 differ: 1 wrong queues (1 not run or not implemented) |" in markdown
+    assert "| 1.9.0 | ✓ 0 of 2 differ | ! 1 of 4 differ: 1 error behaviour only |" in markdown
+    page = trend.to_html(doc)
+    assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>\n")
+    assert "<code>p-4</code>" in page and "1.2.0 <small>(yanked)</small>" in page
+    assert "1970" not in markdown + page  # no clock time
+
+
+def test_versions_out_of_order_are_refused():
+    runs = copy.deepcopy(RUNS)
+    versions = runs["clients"][0]["versions"]
+    versions[2], versions[3] = versions[3], versions[2]  # 1.10.0 before 1.9.0
+    with pytest.raises(trend.TrendError, match="crafted-client: versions must be oldest first"):
+        trend.trend(runs)
+
+
+def test_write_is_deterministic(tmp_path, doc):
+    first = [path.read_bytes() for path in trend.write(doc, tmp_path / "a")]
+    second = [path.read_bytes() for path in trend.write(trend.trend(RUNS), tmp_path / "b")]
+    assert first == second
+    assert json.loads(first[2]) == doc
+
+
+def test_steps_where_nothing_changed_are_listed_apart():
+    runs = copy.deepcopy(RUNS)
+    versions = runs["clients"][0]["versions"]
+    versions[2]["families"] = copy.deepcopy(versions[1]["families"])  # 1.9.0 answers as 1.2.0
+    doc = trend.trend(runs)
+    family = _family(doc, "PUBLISH_ROUND_ROBIN")
+    assert _step(family, "1.9.0") | {"from": None} == {
+        "from": None,
+        "to": "1.9.0",
+        "began": [],
+        "stopped": [],
+        "moved": [],
+    }
+    markdown = trend.to_markdown(doc)
+    assert "| 1.2.0 → 1.9.0 |" not in markdown
+    assert "At the other steps no case changed: 1.2.0 → 1.9.0." in markdown
+    assert "At the other steps no case changed: 1.2.0 → 1.9.0." in trend.to_html(doc)
+
+
+def test_a_version_that_serves_no_family_says_why(doc):
+    client = doc["clients"][1]
+    assert client["unserved"] == {"0.1.0": "crafted.js: unimportable-client 0.1.0 does not load: no dist/"}
+    (family,) = client["families"]
+    assert family["rows"][0] == {"version": "0.1.0", "served": False}
+    assert family["classes"] == [
+        {"class": "wrong-queues", "events": [{"version": "0.2.0", "event": "brought", "firstJudged": True}]}
+    ]
+    markdown = trend.to_markdown(doc)
+    assert "- 0.1.0: crafted.js: unimportable-client 0.1.0 does not load: no dist/" in markdown
+    assert "<li>0.1.0: crafted.js: unimportable-client 0.1.0 does not load: no dist/</li>" in trend.to_html(doc)
