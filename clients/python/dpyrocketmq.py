@@ -5,12 +5,12 @@ SUBSCRIBE_ROUND_ROBIN are answered by the package's own ``PublishingLoadBalancer
 Nothing of their logic is written here. rocketmq-holder, rocketmqPy and rocketmq-yue ship the
 same balancer code. Run it as
 
-    pip install --no-deps --target clients/python/.isolated -r clients/python/isolated.txt
+    python clients/python/isolate.py
     pytest --rmq-strategy="exec:python clients/python/dpyrocketmq.py"
 
 The package's top-level module is ``rocketmq``, as is rocketmq-python-client's, and both register
 ``apache/rocketmq/v2/definition.proto`` in protobuf's default pool: the two cannot share a
-process or a site-packages. So it is installed alone under ``clients/python/.isolated`` (or
+process or a site-packages. So it is installed alone under ``clients/python/.isolated/dpyrocketmq`` (or
 ``$RMQ_DPYROCKETMQ_PATH``), and ``rocketmq`` is bound to that folder before anything imports it.
 
 What this file does besides calling them:
@@ -41,14 +41,14 @@ import tempfile
 import types
 from pathlib import Path
 
-PACKAGE = "dpyrocketmq"
+# RMQ_CLIENT_PACKAGE: another distribution of the same code (rocketmq-holder.py sets it)
+PACKAGE = os.environ.get("RMQ_CLIENT_PACKAGE", "dpyrocketmq")
 # RMQ_CLIENT_HOME: another version, installed there with its dependencies (the trend, clients/trend.py)
 TREND_HOME = os.environ.get("RMQ_CLIENT_HOME")
-HOME = Path(TREND_HOME or os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated")
+HOME = Path(TREND_HOME or os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated" / PACKAGE)
 if not (HOME / "rocketmq" / "producer.py").is_file():
     sys.exit(
-        f"clients/python/dpyrocketmq.py: {HOME / 'rocketmq'} holds no dpyrocketmq: "
-        "pip install --no-deps --target clients/python/.isolated -r clients/python/isolated.txt"
+        f"clients/python/dpyrocketmq.py: {HOME / 'rocketmq'} holds no {PACKAGE}: python clients/python/isolate.py"
     )
 if TREND_HOME:
     sys.path.insert(0, TREND_HOME)  # its grpc and protobuf, as that version installed them
@@ -213,7 +213,7 @@ HELLO = {
         "name": PACKAGE,
         "language": "Python",
         "version": VERSION,
-        "homepage": "https://pypi.org/project/dpyrocketmq/",
+        "homepage": f"https://pypi.org/project/{PACKAGE}/",
     },
     # a version that does not import serves nothing: every family not implemented
     "strategies": [] if BROKEN else ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
