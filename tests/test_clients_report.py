@@ -8,6 +8,7 @@ import importlib.util
 import json
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -78,15 +79,38 @@ def test_the_readmes_clients_table_is_the_committed_reports(report):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     shown = re.search(r"<!-- clients:start[^>]*-->\n(.*)<!-- clients:end -->", readme, flags=re.S)
     assert shown is not None, "README.md has no clients:start / clients:end markers"
-    tables = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))["tables"]
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
     mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
-    assert shown[1] == report.showcase(tables, mix, link="docs/clients.md"), "run: python clients/report.py --readme README.md"
+    assert shown[1] == report.showcase(committed["tables"], mix, committed["sort"], link="docs/clients.md"), "run: python clients/report.py --readme README.md"
 
 
 def test_every_showcase_link_lands_on_an_anchor_of_the_report(report):
-    tables = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))["tables"]
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
     mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
     page = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
-    links = re.findall(r"\]\(#([\w-]+)\)", report.showcase(tables, mix))
+    links = re.findall(r"\]\(#([\w-]+)\)", report.showcase(committed["tables"], mix, committed["sort"]))
     assert links and all(f'<a id="{anchor}"></a>' in page for anchor in links), links
-    assert any(anchor == report.MIXING for anchor in links)
+    assert report.MIXING in links and report.SORT in links
+
+
+NODE_EXAMPLE = ROOT / "examples" / "harness-node" / "harness.js"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+@pytest.mark.parametrize(("broken", "agrees"), [("", True), ("--broken=codepoint-sort", False)], ids=["sound", "codepoint-sort"])
+def test_the_sort_check_of_an_allocation_client_passes_a_sound_sort_and_names_a_wrong_one(report, broken, agrees):
+    harness = "exec:" + shlex.join(["node", str(NODE_EXAMPLE), *([broken] if broken else [])])
+    clients = {"example": {"harness": harness, "pinned": "1", "kinds": ["allocation"], "releases": ["4.9.8"]}}
+    (row,) = report.sort_checks(clients)
+    assert (row["client"], row["release"]) == ("example", "4.9.8")
+    assert row["golden"]["lists"] > 300
+    assert (row["golden"]["differ"] == 0 and row["generated"]["passed"]) is agrees
+    assert (row["first"] is None) is agrees
+    if not agrees:
+        assert "the orders part at position" in row["first"]["divergence"]
+        assert "--rmq-checks=sort --rmq-case=pub-AVG-" in row["first"]["rerun"]
+
+
+def test_a_client_of_another_kind_has_no_sort_row(report):
+    clients = {"grpc-only": {"harness": "exec:false", "pinned": "1", "kinds": ["grpc"], "releases": ["5.3.3"]}}
+    assert report.sort_checks(clients) == []
