@@ -20,7 +20,16 @@ from typing import Any
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-from pytest_rmq_conformance.pipeline.job import Progress, arrow_schema, publish, spark_ddl, staged, write_json
+from pytest_rmq_conformance.pipeline.job import (
+    arrow_schema,
+    entry_labels,
+    partitions_for,
+    publish,
+    run_batches,
+    spark_ddl,
+    staged,
+    write_json,
+)
 from pytest_rmq_conformance.pipeline.mix_consumer import MIX_FIELDS, MIXES, MixEvaluator
 from pytest_rmq_conformance.pipeline.mix_groups import GROUP_FIELDS
 from pytest_rmq_conformance.pipeline.space import SweepSpace
@@ -243,18 +252,17 @@ def run_mix_sweep(
     ``report``, the report and its plots. Returns the summary."""
     started = time.perf_counter()
     out = Path(out)
-    labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
+    labels = entry_labels(entries)
     with staged(out, master, spark) as (staging, session):
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        parts = partitions_for(session, partitions)
         say(
             f"rmq-conformance sweep --mix: {space.count} scenarios x {len(labels)} strategies x up to {len(MIXES)} mixes "
             f"with Java on {master}, {parts} partitions"
         )
-        ids = session.range(0, space.count, numPartitions=parts)
-        results = ids.mapInArrow(_mix_batches(entries, space, version, timeout), spark_ddl(MIX_FIELDS))
-        with Progress(session, parts, progress, say):
-            results.write.mode("overwrite").parquet(str(staging / "results"))
-        stored = session.read.parquet(str(staging / "results"))
+        batches = _mix_batches(entries, space, version, timeout)
+        stored = run_batches(
+            session, space.count, parts, batches, spark_ddl(MIX_FIELDS), staging / "results", progress, say
+        )
         summary = empty_summary()
         summary["consumer"] = {
             "space": {**space.describe(), "reference_version": version},
@@ -427,17 +435,17 @@ def run_mix_groups_sweep(
     out = Path(out)
     labels = [label(spec, family) for spec, family in entries]
     with staged(out, master, spark) as (staging, session):
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        parts = partitions_for(session, partitions)
         counts = space.measured()
         say(
             f"rmq-conformance sweep --mix --groups: {space.groups} names over {counts.start}..{counts.stop - 1} queues x "
             f"{len(labels)} strategies beside Java on {master}, {parts} partitions"
         )
-        ids = session.range(0, space.groups, numPartitions=parts)
-        tallies = ids.mapInArrow(_group_batches(entries, space, timeout), spark_ddl(GROUP_FIELDS))
-        with Progress(session, parts, progress, say):
-            tallies.write.mode("overwrite").parquet(str(staging / "tallies"))
-        rows = _group_rows(session.read.parquet(str(staging / "tallies")))
+        batches = _group_batches(entries, space, timeout)
+        tallies = run_batches(
+            session, space.groups, parts, batches, spark_ddl(GROUP_FIELDS), staging / "tallies", progress, say
+        )
+        rows = _group_rows(tallies)
         _write_rows(rows, staging / "results")
         summary = empty_summary()
         summary["groups"] = {
