@@ -176,6 +176,42 @@ def _consumer_rows(stored) -> list[dict[str, Any]]:
     return sorted(found, key=lambda r: (r["strategy"], order[r["mix"]]))
 
 
+def _verdict(
+    label: str,
+    spec: str,
+    family: str | None,
+    side: str,
+    *,
+    n: int,
+    scenarios: int,
+    failing: int,
+    failing_scenarios: int,
+    double: int = 0,
+    orphaned: int = 0,
+    split: int = 0,
+    errors: int,
+) -> dict[str, Any]:
+    """A strategy's verdict of either side, its keys in the summary's order; the caller adds
+    ``worst``, ``replay`` and ``first_error`` where there are any, then ``safe``."""
+    return {
+        "strategy": label,
+        "spec": spec,
+        "family": family,
+        "side": side,
+        "n": n,
+        "scenarios": scenarios,
+        "failing": failing,
+        "failing_scenarios": failing_scenarios,
+        "double": double,
+        "orphaned": orphaned,
+        "split": split,
+        "errors": errors,
+        "worst": None,
+        "replay": None,
+        "first_error": None,
+    }
+
+
 def _consumer_verdicts(stored, labels: Sequence[str], space: SweepSpace, version: str) -> list[dict[str, Any]]:
     from pyspark.sql import functions as F
 
@@ -198,23 +234,19 @@ def _consumer_verdicts(stored, labels: Sequence[str], space: SweepSpace, version
         ).first()
         worst = mine.where(total > 0).orderBy(F.desc(total), F.asc("scenario"), mix_order).first()
         first_error = mine.where(F.col("error").isNotNull()).orderBy("scenario", mix_order).first()
-        verdict: dict[str, Any] = {
-            "strategy": label,
-            "spec": counts["spec"],
-            "family": counts["family"],
-            "side": "consumer",
-            "n": int(counts["n"]),
-            "scenarios": int(counts["scenarios"]),
-            "failing": int(counts["failing"] or 0),
-            "failing_scenarios": int(counts["failing_scenarios"]),
-            "double": int(counts["double"] or 0),
-            "orphaned": int(counts["orphaned"] or 0),
-            "split": 0,
-            "errors": int(counts["errors"] or 0),
-            "worst": None,
-            "replay": None,
-            "first_error": None,
-        }
+        verdict = _verdict(
+            label,
+            counts["spec"],
+            counts["family"],
+            "consumer",
+            n=int(counts["n"]),
+            scenarios=int(counts["scenarios"]),
+            failing=int(counts["failing"] or 0),
+            failing_scenarios=int(counts["failing_scenarios"]),
+            double=int(counts["double"] or 0),
+            orphaned=int(counts["orphaned"] or 0),
+            errors=int(counts["errors"] or 0),
+        )
         if worst is not None:
             verdict["worst"] = (
                 f"scenario {worst['scenario']} of seed {space.seed} ({worst['queues']} queues, {worst['consumers']} clients, "
@@ -368,23 +400,18 @@ def _group_verdicts(rows: Sequence[dict[str, Any]], labels: Sequence[str], space
         errors = sum(r["errors"] for r in mine)
         worst = max((r for r in mine if r["split"]), key=lambda r: (r["split_share"] or 0, -r["queues"]), default=None)
         first_error = next((r for r in mine if r["first_error"]), None)
-        verdict: dict[str, Any] = {
-            "strategy": label,
-            "spec": mine[0]["spec"],
-            "family": mine[0]["family"],
-            "side": "producer",
-            "n": sum(r["names"] + r["errors"] for r in mine),
-            "scenarios": len(mine),
-            "failing": sum(r["split"] + r["errors"] for r in mine),
-            "failing_scenarios": sum(1 for r in mine if r["split"] or r["errors"]),
-            "double": 0,
-            "orphaned": 0,
-            "split": split,
-            "errors": errors,
-            "worst": None,
-            "replay": None,
-            "first_error": None,
-        }
+        verdict = _verdict(
+            label,
+            mine[0]["spec"],
+            mine[0]["family"],
+            "producer",
+            n=sum(r["names"] + r["errors"] for r in mine),
+            scenarios=len(mine),
+            failing=sum(r["split"] + r["errors"] for r in mine),
+            failing_scenarios=sum(1 for r in mine if r["split"] or r["errors"]),
+            split=split,
+            errors=errors,
+        )
         if worst is not None:
             verdict["worst"] = (
                 f"K = {worst['queues']} queues: {worst['split']:,} of {worst['names']:,} names split "
