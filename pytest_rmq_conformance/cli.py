@@ -259,31 +259,60 @@ def _spark_problem(master: str) -> int | None:
     return 3
 
 
-def _allocation_sweep(args: argparse.Namespace) -> int:
+#: what a sweep without the sweep extra's packages is told
+SWEEP_EXTRA = "install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'"
+
+
+def _timeout(args: argparse.Namespace) -> float | None:
+    """A harness request's timeout in seconds: 2 unless --timeout says; 0 means none."""
+    return (2.0 if args.timeout is None else args.timeout) or None
+
+
+def _allocation_space(args: argparse.Namespace, version: str):
+    """The consumer sweeps' space (the allocation sweep's and the mix's), after checking the
+    reference version; a ValueError names the option at fault."""
     from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
     from pytest_rmq_conformance.releases import parse_release
 
+    space = SweepSpace(
+        queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
+        consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
+        events=tuple(e.strip() for e in (args.events or "leave,join,crash").split(",") if e.strip()),
+        seed=args.seed or 0,
+        count=1000 if args.scenarios is None else args.scenarios,
+    )
+    parse_release(version)
+    return space
+
+
+def _group_space(args: argparse.Namespace):
+    """The group sweeps' space (the group sweep's and the mix's producer side); a ValueError names
+    the option at fault."""
+    from pytest_rmq_conformance.pipeline.group_space import GroupSpace
+    from pytest_rmq_conformance.pipeline.space import parse_range
+
+    return GroupSpace(
+        groups=args.groups,
+        queues=parse_range(args.queues or "1:64", "--queues", 1, 65536),
+        name_format=args.group_format or GroupSpace.name_format,
+    )
+
+
+def _allocation_sweep(args: argparse.Namespace) -> int:
     error = _sweep_error
     version = args.reference_version or "5.3.3"
     if args.no_references and not args.strategy:
         return error("--no-references leaves nothing to sweep: name a strategy with --strategy SPEC")
     try:
-        space = SweepSpace(
-            queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
-            consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
-            events=tuple(e.strip() for e in (args.events or "leave,join,crash").split(",") if e.strip()),
-            seed=args.seed or 0,
-            count=1000 if args.scenarios is None else args.scenarios,
-        )
-        parse_release(version)
+        space = _allocation_space(args, version)
     except ValueError as exc:
         return error(str(exc))
     try:
         from pytest_rmq_conformance.pipeline.job import run_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+        return error(f"{exc}; {SWEEP_EXTRA}")
     _importable_here()
-    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    timeout = _timeout(args)
     problems = _load_problems(args.strategy or (), version, timeout)
     if problems:
         return error("; ".join(problems))
@@ -366,7 +395,7 @@ def _producer_sweep(args: argparse.Namespace) -> int:
     try:
         from pytest_rmq_conformance.pipeline.producer_job import run_producer_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.producer_strategies import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -384,27 +413,20 @@ def _producer_sweep(args: argparse.Namespace) -> int:
 
 
 def _group_sweep(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-    from pytest_rmq_conformance.pipeline.space import parse_range
-
     try:
-        space = GroupSpace(
-            groups=args.groups,
-            queues=parse_range(args.queues or "1:64", "--queues", 1, 65536),
-            name_format=args.group_format or GroupSpace.name_format,
-        )
+        space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
         from pytest_rmq_conformance.pipeline.group_job import run_group_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.group_mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
     if problems:
         return _sweep_error("; ".join(problems))
-    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    timeout = _timeout(args)
     unreachable = _spark_problem(args.master)
     if unreachable is not None:
         return unreachable
@@ -420,32 +442,22 @@ def _group_sweep(args: argparse.Namespace) -> int:
 
 
 def _mix_sweep(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
-    from pytest_rmq_conformance.releases import parse_release
-
     version = args.reference_version or "5.3.3"
     if not args.strategy:
         return _sweep_error("--mix needs a strategy to mix with Java's: --strategy SPEC (repeatable)")
     try:
-        space = SweepSpace(
-            queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
-            consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
-            events=tuple(e.strip() for e in (args.events or "leave,join,crash").split(",") if e.strip()),
-            seed=args.seed or 0,
-            count=1000 if args.scenarios is None else args.scenarios,
-        )
-        parse_release(version)
+        space = _allocation_space(args, version)
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
         from pytest_rmq_conformance.pipeline.mix_job import run_mix_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.mix_consumer import consumer_entries
     from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
 
     _importable_here()
-    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    timeout = _timeout(args)
     entries, problems = consumer_entries(args.strategy, version, timeout)
     if problems:
         return _sweep_error("; ".join(problems))
@@ -460,23 +472,16 @@ def _mix_sweep(args: argparse.Namespace) -> int:
 
 
 def _mix_groups_sweep(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-    from pytest_rmq_conformance.pipeline.space import parse_range
-
     if not args.strategy:
         return _sweep_error("--mix needs a strategy to mix with Java's: --strategy SPEC (repeatable)")
     try:
-        space = GroupSpace(
-            groups=args.groups,
-            queues=parse_range(args.queues or "1:64", "--queues", 1, 65536),
-            name_format=args.group_format or GroupSpace.name_format,
-        )
+        space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
         from pytest_rmq_conformance.pipeline.mix_job import run_mix_groups_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'")
+        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.mix_groups import group_entries
     from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
 
@@ -484,7 +489,7 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
     entries, problems = group_entries(list(dict.fromkeys(args.strategy)))
     if problems:
         return _sweep_error("; ".join(problems))
-    timeout = (2.0 if args.timeout is None else args.timeout) or None
+    timeout = _timeout(args)
     unreachable = _spark_problem(args.master)
     if unreachable is not None:
         return unreachable

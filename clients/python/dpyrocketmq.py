@@ -34,22 +34,27 @@ What this file does besides calling them:
   route with no queue to keep.
 """
 
-import json
+import importlib.util
 import os
 import sys
 import tempfile
 import types
 from pathlib import Path
 
+# the harnesses' shared part, by its path (a trend install goes first on sys.path)
+_spec = importlib.util.spec_from_file_location("rmq_clients_common", Path(__file__).resolve().parent / "common.py")
+common = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(common)
+
 # RMQ_CLIENT_PACKAGE: another distribution of the same code (rocketmq-holder.py sets it)
 PACKAGE = os.environ.get("RMQ_CLIENT_PACKAGE", "dpyrocketmq")
 # RMQ_CLIENT_HOME: another version, installed there with its dependencies (the trend, clients/trend.py)
 TREND_HOME = os.environ.get("RMQ_CLIENT_HOME")
-HOME = Path(TREND_HOME or os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated" / PACKAGE)
+HOME = Path(
+    TREND_HOME or os.environ.get("RMQ_DPYROCKETMQ_PATH") or Path(__file__).resolve().parent / ".isolated" / PACKAGE
+)
 if not (HOME / "rocketmq" / "producer.py").is_file():
-    sys.exit(
-        f"clients/python/dpyrocketmq.py: {HOME / 'rocketmq'} holds no {PACKAGE}: python clients/python/isolate.py"
-    )
+    sys.exit(f"clients/python/dpyrocketmq.py: {HOME / 'rocketmq'} holds no {PACKAGE}: python clients/python/isolate.py")
 if TREND_HOME:
     sys.path.insert(0, TREND_HOME)  # its grpc and protobuf, as that version installed them
 # the client logs to ~/logs/rocketmq/rocketmq-client.log, and its early versions fail to import
@@ -101,21 +106,10 @@ def route(queues):
     return TopicRouteData(built)
 
 
-def positions(data):
-    """A queue's position in ``data``: by identity, else the one entry of the same broker, queue id
-    and permission (a balancer the client kept across an update holds the old route's objects)."""
-    by_id = {id(queue): position for position, queue in enumerate(data.message_queues)}
-
-    def key(queue):
-        return (queue.broker.name, queue.broker.id, queue.queue_id, queue.permission)
-
-    def where(queue):
-        if id(queue) in by_id:
-            return by_id[id(queue)]
-        equal = [position for position, entry in enumerate(data.message_queues) if key(entry) == key(queue)]
-        return equal[0] if len(equal) == 1 else None
-
-    return where
+def same_queue(queue):
+    """What a queue is compared by where it is not the route's own object: its broker, queue id and
+    permission (a balancer the client kept across an update holds the old route's objects)."""
+    return (queue.broker.name, queue.broker.id, queue.queue_id, queue.permission)
 
 
 def excluded_set(data, listed):
@@ -132,10 +126,6 @@ def excluded_set(data, listed):
     return chosen
 
 
-def error_answer(exc):
-    return {"error": "other", "message": f"{type(exc).__name__}: {exc}"}
-
-
 def kept(balancer):
     if isinstance(balancer, SubscriptionLoadBalancer):
         return balancer._message_queues
@@ -146,22 +136,17 @@ def index_of(balancer):
     return balancer._index if isinstance(balancer, SubscriptionLoadBalancer) else balancer.index
 
 
-_GROUP_ROUTES = {}
+group_route = common.group_routes(route, same_queue)
 
 
 def group(request):
-    count = request["queues"]
-    if count not in _GROUP_ROUTES:
-        broker = {"name": "broker-a", "id": 0, "endpoints": {"scheme": "IPv4", "addresses": [["10.0.0.1", 8081]]}}
-        data = route([{"queueId": i, "permission": "READ_WRITE", "broker": broker} for i in range(count)])
-        _GROUP_ROUTES[count] = (data, positions(data))
-    data, where = _GROUP_ROUTES[count]
+    data, where = group_route(request["queues"])
     answers = []
     for name in request["groups"]:
         try:
             answers.append({"index": where(PublishingLoadBalancer(data, 0).take_message_queue_by_message_group(name))})
         except Exception as exc:  # what the client raises is its answer
-            answers.append(error_answer(exc))
+            answers.append(common.error_answer(exc))
     return {"answers": answers}
 
 
@@ -184,8 +169,8 @@ def balance(request):
             balancer = SubscriptionLoadBalancer(data)
             balancer._index = request["index"]
     except Exception as exc:
-        return error_answer(exc)
-    where = positions(data)
+        return common.error_answer(exc)
+    where = common.positions(data, same_queue)
     filtered = [where(queue) for queue in kept(balancer)]
     outcomes = []
     for step in request["steps"]:
@@ -200,10 +185,10 @@ def balance(request):
             else:
                 data = route(step["route"])
                 balancer = update(balancer, data)
-                where = positions(data)
+                where = common.positions(data, same_queue)
                 outcomes.append({"filtered": [where(queue) for queue in kept(balancer)]})
         except Exception as exc:
-            outcomes.append(error_answer(exc))
+            outcomes.append(common.error_answer(exc))
     return {"filtered": filtered, "outcomes": outcomes, "indexAfter": index_of(balancer)}
 
 
@@ -221,29 +206,5 @@ HELLO = {
 }
 
 
-def main():
-    out = sys.stdout
-    sys.stdout = sys.stderr  # what the client prints must not garble the protocol
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        command = request.get("cmd")
-        if command == "bye":
-            return
-        if command == "hello":
-            answer = HELLO
-        elif BROKEN and command in ("group", "balance"):
-            answer = {"id": request["id"], "unsupported": BROKEN}
-        elif command == "group":
-            answer = {"id": request["id"], **group(request)}
-        elif command == "balance":
-            answer = {"id": request["id"], **balance(request)}
-        else:
-            answer = {"id": request.get("id"), "unsupported": f"{command} is not a request of the gRPC balancers"}
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
-
-
 if __name__ == "__main__":
-    main()
+    common.serve(HELLO, group, balance, BROKEN)

@@ -27,11 +27,17 @@ selector without ``select_queue_by_hash_key`` serves no GROUP_HASH, and a reques
 step is answered unsupported.
 """
 
-import json
+import importlib.util
 import os
 import sys
 import tempfile
 from importlib import metadata
+from pathlib import Path
+
+# the harnesses' shared part, by its path (a trend install goes first on sys.path)
+_spec = importlib.util.spec_from_file_location("rmq_clients_common", Path(__file__).resolve().parent / "common.py")
+common = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(common)
 
 PACKAGE = "rocketmq-python-client"
 HOME = os.environ.get("RMQ_CLIENT_HOME")
@@ -79,27 +85,12 @@ def route(queues):
     return TopicRouteData(built)
 
 
-def positions(data):
-    """A queue's position in ``data``: by identity, else the one equal entry (an update that
-    finds the same route keeps the old objects)."""
-    by_id = {id(queue): position for position, queue in enumerate(data.message_queues)}
-
-    def where(queue):
-        if id(queue) in by_id:
-            return by_id[id(queue)]
-        equal = [position for position, entry in enumerate(data.message_queues) if entry == queue]
-        return equal[0] if len(equal) == 1 else None
-
-    return where
-
-
-def error_answer(exc):
-    message = str(exc)
-    return {"error": "other", "message": f"{type(exc).__name__}: {message}"}
-
-
 def selector(data, publishing):
-    return QueueSelector.producer_queue_selector(data) if publishing else QueueSelector.simple_consumer_queue_selector(data)
+    return (
+        QueueSelector.producer_queue_selector(data)
+        if publishing
+        else QueueSelector.simple_consumer_queue_selector(data)
+    )
 
 
 def kept(chosen):
@@ -110,22 +101,17 @@ def index_of(chosen):
     return chosen._QueueSelector__index
 
 
-_GROUP_ROUTES = {}
+group_route = common.group_routes(route)  # an update that finds the same route keeps the old objects: equal ones
 
 
 def group(request):
-    count = request["queues"]
-    if count not in _GROUP_ROUTES:
-        broker = {"name": "broker-a", "id": 0, "endpoints": {"scheme": "IPv4", "addresses": [["10.0.0.1", 8081]]}}
-        data = route([{"queueId": i, "permission": "READ_WRITE", "broker": broker} for i in range(count)])
-        _GROUP_ROUTES[count] = (data, positions(data))
-    data, where = _GROUP_ROUTES[count]
+    data, where = group_route(request["queues"])
     answers = []
     for name in request["groups"]:
         try:
             answers.append({"index": where(selector(data, True).select_queue_by_hash_key(name))})
         except Exception as exc:  # what the client raises is its answer
-            answers.append(error_answer(exc))
+            answers.append(common.error_answer(exc))
     return {"answers": answers}
 
 
@@ -138,8 +124,8 @@ def balance(request):
         chosen = selector(data, publishing)
         index_of(chosen).set(request["index"])
     except Exception as exc:
-        return error_answer(exc)
-    where = positions(data)
+        return common.error_answer(exc)
+    where = common.positions(data)
     filtered = [where(queue) for queue in kept(chosen)]
     outcomes = []
     for step in request["steps"]:
@@ -153,44 +139,28 @@ def balance(request):
             else:
                 data = route(step["route"])
                 chosen.update(data)
-                where = positions(data)
+                where = common.positions(data)
                 outcomes.append({"filtered": [where(queue) for queue in kept(chosen)]})
         except Exception as exc:
-            outcomes.append(error_answer(exc))
+            outcomes.append(common.error_answer(exc))
     return {"filtered": filtered, "outcomes": outcomes, "indexAfter": index_of(chosen).get()}
 
 
 VERSION = installed_version()
 HELLO = {
     "protocol": 1,
-    "implementation": {"name": PACKAGE, "language": "Python", "version": VERSION,
-                       "homepage": "https://pypi.org/project/rocketmq-python-client/"},
-    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"] if HASHES else ["PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
+    "implementation": {
+        "name": PACKAGE,
+        "language": "Python",
+        "version": VERSION,
+        "homepage": "https://pypi.org/project/rocketmq-python-client/",
+    },
+    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"]
+    if HASHES
+    else ["PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
     "sort": False,
 }
 
 
-def main():
-    out = sys.stdout
-    sys.stdout = sys.stderr  # what the client prints must not garble the protocol
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        command = request.get("cmd")
-        if command == "bye":
-            return
-        if command == "hello":
-            answer = HELLO
-        elif command == "group":
-            answer = {"id": request["id"], **group(request)}
-        elif command == "balance":
-            answer = {"id": request["id"], **balance(request)}
-        else:
-            answer = {"id": request.get("id"), "unsupported": f"{command} is not a request of the gRPC balancers"}
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
-
-
 if __name__ == "__main__":
-    main()
+    common.serve(HELLO, group, balance)

@@ -219,6 +219,28 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def entry_labels(entries: Sequence[tuple[str, str | None]]) -> list[str]:
+    """A strategy's name in the summaries: its spec, with the family it was bound to."""
+    return [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
+
+
+def partitions_for(session, partitions: int | None) -> int:
+    """``partitions`` when given, else four a core of Spark's (at least 2)."""
+    return partitions or max(2, session.sparkContext.defaultParallelism * 4)
+
+
+def run_batches(
+    session, count: int, parts: int, batches, ddl: str, folder: Path, progress: bool, say: Callable[[str], None]
+):
+    """The rows ``batches`` (a ``mapInArrow`` function) makes of the ids ``0 .. count - 1`` in
+    ``parts`` partitions, written to ``folder`` as Parquet (with progress lines) and read back."""
+    ids = session.range(0, count, numPartitions=parts)
+    results = ids.mapInArrow(batches, ddl)
+    with Progress(session, parts, progress, say):
+        results.write.mode("overwrite").parquet(str(folder))
+    return session.read.parquet(str(folder))
+
+
 def run_sweep(
     specs: Sequence[str],
     space: SweepSpace,
@@ -240,14 +262,11 @@ def run_sweep(
     out = Path(out)
     with staged(out, master, spark) as (staging, session):
         entries = sweep_entries(specs, version, timeout)
-        labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        labels = entry_labels(entries)
+        parts = partitions_for(session, partitions)
         say(f"rmq-conformance sweep: {space.count} scenarios x {len(labels)} strategies on {master}, {parts} partitions")
-        ids = session.range(0, space.count, numPartitions=parts)
-        results = ids.mapInArrow(evaluate_batches(entries, space, version, timeout), spark_ddl())
-        with Progress(session, parts, progress, say):
-            results.write.mode("overwrite").parquet(str(staging / "results"))
-        stored = session.read.parquet(str(staging / "results"))
+        batches = evaluate_batches(entries, space, version, timeout)
+        stored = run_batches(session, space.count, parts, batches, spark_ddl(), staging / "results", progress, say)
         summary = summarize(
             stored,
             specs=labels,

@@ -20,7 +20,16 @@ from typing import Any
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-from pytest_rmq_conformance.pipeline.job import Progress, arrow_schema, publish, spark_ddl, staged, write_json
+from pytest_rmq_conformance.pipeline.job import (
+    arrow_schema,
+    entry_labels,
+    partitions_for,
+    publish,
+    run_batches,
+    spark_ddl,
+    staged,
+    write_json,
+)
 from pytest_rmq_conformance.pipeline.mix_consumer import MIX_FIELDS, MIXES, MixEvaluator
 from pytest_rmq_conformance.pipeline.mix_groups import GROUP_FIELDS
 from pytest_rmq_conformance.pipeline.space import SweepSpace
@@ -167,6 +176,42 @@ def _consumer_rows(stored) -> list[dict[str, Any]]:
     return sorted(found, key=lambda r: (r["strategy"], order[r["mix"]]))
 
 
+def _verdict(
+    label: str,
+    spec: str,
+    family: str | None,
+    side: str,
+    *,
+    n: int,
+    scenarios: int,
+    failing: int,
+    failing_scenarios: int,
+    double: int = 0,
+    orphaned: int = 0,
+    split: int = 0,
+    errors: int,
+) -> dict[str, Any]:
+    """A strategy's verdict of either side, its keys in the summary's order; the caller adds
+    ``worst``, ``replay`` and ``first_error`` where there are any, then ``safe``."""
+    return {
+        "strategy": label,
+        "spec": spec,
+        "family": family,
+        "side": side,
+        "n": n,
+        "scenarios": scenarios,
+        "failing": failing,
+        "failing_scenarios": failing_scenarios,
+        "double": double,
+        "orphaned": orphaned,
+        "split": split,
+        "errors": errors,
+        "worst": None,
+        "replay": None,
+        "first_error": None,
+    }
+
+
 def _consumer_verdicts(stored, labels: Sequence[str], space: SweepSpace, version: str) -> list[dict[str, Any]]:
     from pyspark.sql import functions as F
 
@@ -189,23 +234,19 @@ def _consumer_verdicts(stored, labels: Sequence[str], space: SweepSpace, version
         ).first()
         worst = mine.where(total > 0).orderBy(F.desc(total), F.asc("scenario"), mix_order).first()
         first_error = mine.where(F.col("error").isNotNull()).orderBy("scenario", mix_order).first()
-        verdict: dict[str, Any] = {
-            "strategy": label,
-            "spec": counts["spec"],
-            "family": counts["family"],
-            "side": "consumer",
-            "n": int(counts["n"]),
-            "scenarios": int(counts["scenarios"]),
-            "failing": int(counts["failing"] or 0),
-            "failing_scenarios": int(counts["failing_scenarios"]),
-            "double": int(counts["double"] or 0),
-            "orphaned": int(counts["orphaned"] or 0),
-            "split": 0,
-            "errors": int(counts["errors"] or 0),
-            "worst": None,
-            "replay": None,
-            "first_error": None,
-        }
+        verdict = _verdict(
+            label,
+            counts["spec"],
+            counts["family"],
+            "consumer",
+            n=int(counts["n"]),
+            scenarios=int(counts["scenarios"]),
+            failing=int(counts["failing"] or 0),
+            failing_scenarios=int(counts["failing_scenarios"]),
+            double=int(counts["double"] or 0),
+            orphaned=int(counts["orphaned"] or 0),
+            errors=int(counts["errors"] or 0),
+        )
         if worst is not None:
             verdict["worst"] = (
                 f"scenario {worst['scenario']} of seed {space.seed} ({worst['queues']} queues, {worst['consumers']} clients, "
@@ -243,18 +284,17 @@ def run_mix_sweep(
     ``report``, the report and its plots. Returns the summary."""
     started = time.perf_counter()
     out = Path(out)
-    labels = [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
+    labels = entry_labels(entries)
     with staged(out, master, spark) as (staging, session):
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        parts = partitions_for(session, partitions)
         say(
             f"rmq-conformance sweep --mix: {space.count} scenarios x {len(labels)} strategies x up to {len(MIXES)} mixes "
             f"with Java on {master}, {parts} partitions"
         )
-        ids = session.range(0, space.count, numPartitions=parts)
-        results = ids.mapInArrow(_mix_batches(entries, space, version, timeout), spark_ddl(MIX_FIELDS))
-        with Progress(session, parts, progress, say):
-            results.write.mode("overwrite").parquet(str(staging / "results"))
-        stored = session.read.parquet(str(staging / "results"))
+        batches = _mix_batches(entries, space, version, timeout)
+        stored = run_batches(
+            session, space.count, parts, batches, spark_ddl(MIX_FIELDS), staging / "results", progress, say
+        )
         summary = empty_summary()
         summary["consumer"] = {
             "space": {**space.describe(), "reference_version": version},
@@ -360,23 +400,18 @@ def _group_verdicts(rows: Sequence[dict[str, Any]], labels: Sequence[str], space
         errors = sum(r["errors"] for r in mine)
         worst = max((r for r in mine if r["split"]), key=lambda r: (r["split_share"] or 0, -r["queues"]), default=None)
         first_error = next((r for r in mine if r["first_error"]), None)
-        verdict: dict[str, Any] = {
-            "strategy": label,
-            "spec": mine[0]["spec"],
-            "family": mine[0]["family"],
-            "side": "producer",
-            "n": sum(r["names"] + r["errors"] for r in mine),
-            "scenarios": len(mine),
-            "failing": sum(r["split"] + r["errors"] for r in mine),
-            "failing_scenarios": sum(1 for r in mine if r["split"] or r["errors"]),
-            "double": 0,
-            "orphaned": 0,
-            "split": split,
-            "errors": errors,
-            "worst": None,
-            "replay": None,
-            "first_error": None,
-        }
+        verdict = _verdict(
+            label,
+            mine[0]["spec"],
+            mine[0]["family"],
+            "producer",
+            n=sum(r["names"] + r["errors"] for r in mine),
+            scenarios=len(mine),
+            failing=sum(r["split"] + r["errors"] for r in mine),
+            failing_scenarios=sum(1 for r in mine if r["split"] or r["errors"]),
+            split=split,
+            errors=errors,
+        )
         if worst is not None:
             verdict["worst"] = (
                 f"K = {worst['queues']} queues: {worst['split']:,} of {worst['names']:,} names split "
@@ -427,17 +462,17 @@ def run_mix_groups_sweep(
     out = Path(out)
     labels = [label(spec, family) for spec, family in entries]
     with staged(out, master, spark) as (staging, session):
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        parts = partitions_for(session, partitions)
         counts = space.measured()
         say(
             f"rmq-conformance sweep --mix --groups: {space.groups} names over {counts.start}..{counts.stop - 1} queues x "
             f"{len(labels)} strategies beside Java on {master}, {parts} partitions"
         )
-        ids = session.range(0, space.groups, numPartitions=parts)
-        tallies = ids.mapInArrow(_group_batches(entries, space, timeout), spark_ddl(GROUP_FIELDS))
-        with Progress(session, parts, progress, say):
-            tallies.write.mode("overwrite").parquet(str(staging / "tallies"))
-        rows = _group_rows(session.read.parquet(str(staging / "tallies")))
+        batches = _group_batches(entries, space, timeout)
+        tallies = run_batches(
+            session, space.groups, parts, batches, spark_ddl(GROUP_FIELDS), staging / "tallies", progress, say
+        )
+        rows = _group_rows(tallies)
         _write_rows(rows, staging / "results")
         summary = empty_summary()
         summary["groups"] = {
