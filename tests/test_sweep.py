@@ -334,6 +334,8 @@ def test_a_harness_serving_several_families_is_swept_once_per_family():
 
     spec = f"{PYTHON_HARNESS} AVG CONSISTENT_HASH"
     assert sweep_entries([spec, "AVG"], "5.3.3", 2.0) == [(spec, "AVG"), (spec, "CONSISTENT_HASH"), ("AVG", None)]
+    mixed = f"{PYTHON_HARNESS} AVG FAULT_STRATEGY SELECTOR_HASH"  # a client of both sides: only its allocation is swept
+    assert sweep_entries([mixed], "4.9.8", 2.0) == [(mixed, "AVG")]
     plan = fixed_example(24, 4, 1)
     for family in ("AVG", "CONSISTENT_HASH"):
         remote = Evaluator(spec, family=family)

@@ -91,12 +91,16 @@ def prepare(plan: Plan) -> Prepared:
 
 def sweep_entries(specs: Sequence[str], version: str, timeout: float | None) -> list[tuple[str, str | None]]:
     """``(spec, family)`` for each strategy swept: a harness serving several families is swept
-    once per family, anything else once (family ``None``)."""
+    once per consumer allocation family (its producer families are not this sweep's), anything
+    else once (family ``None``)."""
+    from pytest_rmq_conformance.engine.kinds import get as family_record
+
     entries: list[tuple[str, str | None]] = []
     for spec in specs:
         evaluator = Evaluator(spec, version, timeout)
         served = evaluator.subject.families if evaluator.error is None and evaluator.subject.harness is not None else ()
-        entries += [(spec, family) for family in served] if len(served) > 1 else [(spec, None)]
+        allocation = [family for family in served if family_record(family).kind == "allocation"]
+        entries += [(spec, family) for family in allocation] if len(served) > 1 and allocation else [(spec, None)]
         evaluator.close()
     return entries
 
