@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections import Counter
@@ -660,11 +661,32 @@ def _parser() -> argparse.ArgumentParser:
     matrix.add_argument("--out", type=Path, default=Path("matrix-out"), metavar="DIR", help="output directory (default matrix-out)")
     matrix.add_argument("--quiet", action="store_true", help="no progress lines")
     matrix.set_defaults(handler=_matrix)
+    for sub in (*commands.choices.values(), *golden_commands.choices.values()):
+        sub.set_defaults(command_parser=sub)  # an unknown option is told with its command's usage
     return parser
 
 
+#: what a stray option may have meant, for the sweep (its modes are flags, not a --mode)
+SWEEP_MODES = "the sweep's modes are flags: --producer, --groups N, --mix (with --groups N for producers)"
+
+
+def _unrecognized(args: argparse.Namespace, extra: list[str]) -> None:
+    """Exit 2 with the command's own usage and what it did not recognise, and a hint where there is one."""
+    sub: argparse.ArgumentParser = args.command_parser
+    known = [option for action in sub._actions for option in action.option_strings]
+    hints = []
+    for word in (arg.split("=", 1)[0] for arg in extra if arg.startswith("--")):
+        if word == "--mode" and args.command == "sweep":
+            hints.append(SWEEP_MODES)
+        elif close := difflib.get_close_matches(word, known, n=1):
+            hints.append(f"did you mean {close[0]}?")
+    sub.error(f"unrecognized arguments: {' '.join(extra)}" + "".join(f"; {hint}" for hint in hints))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args, extra = _parser().parse_known_args(argv)
+    if extra:
+        _unrecognized(args, extra)
     try:
         return args.handler(args)
     except GoldenDataError as exc:

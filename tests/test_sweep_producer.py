@@ -233,7 +233,9 @@ def test_the_isolation_tables_are_the_ports_and_the_documentation_is_beside_them
         (["--partitions", "0"], "--partitions must be 1 or more, not 0"),
         (["--brokers", "1:3"], "--brokers must be MIN:MAX with 2 <= MIN <= MAX <= 1000, not '1:3'"),
         (["--queues", "4:2"], "--queues must be MIN:MAX with 1 <= MIN <= MAX <= 1024, not '4:2'"),
-        (["--patterns", "slow,melting"], "--patterns must be among healthy, slow, failing, flapping, route-refresh"),
+        (["--patterns", "slow,laggy"], "--patterns: 'laggy' is not among healthy, slow, failing, flapping, route-refresh"),
+        (["--patterns", "laggy,slow,melting"], "--patterns: 'laggy', 'melting' are not among healthy, slow, failing,"),
+        (["--patterns", ","], "--patterns names no pattern (among healthy, slow, failing, flapping, route-refresh): ','"),
         (["--strategy", "AVG"], "--strategy AVG: the producer sweep plays fault strategies (FAULT_STRATEGY, built as "
          "factory(clock=...)); this strategy is of the AVG family"),
         (["--strategy", "exec:python3 harness.py"], "--strategy exec:python3 harness.py: an exec: harness answers whole "
@@ -247,6 +249,22 @@ def test_bad_producer_options_are_one_line_errors(capsys, options, error):
     err = capsys.readouterr().err
     assert err.startswith("rmq-conformance sweep: error: ") and error in err and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--mode", "producer"], "unrecognized arguments: --mode producer; the sweep's modes are flags: --producer,"),
+        (["--producer", "--paterns", "slow"], "unrecognized arguments: --paterns slow; did you mean --patterns?"),
+    ],
+)
+def test_an_unknown_sweep_option_is_told_with_the_sweeps_usage_and_a_hint(capsys, options, says):
+    with pytest.raises(SystemExit) as exited:
+        main(["sweep", *options])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: rmq-conformance sweep ") and "--patterns LIST" in err
+    assert f"rmq-conformance sweep: error: {says}" in err
 
 
 def test_producer_options_need_the_producer_mode(capsys):

@@ -36,8 +36,11 @@ def parse_patterns(text: str) -> tuple[str, ...]:
     """``"failing,slow"`` as a checked tuple of patterns, in the order given."""
     patterns = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
     unknown = [p for p in patterns if p not in PATTERNS]
-    if unknown or not patterns:
-        raise ValueError(f"--patterns must be among {', '.join(PATTERNS)}, not {text!r}")
+    if not patterns:
+        raise ValueError(f"--patterns names no pattern (among {', '.join(PATTERNS)}): {text!r}")
+    if unknown:
+        named = ", ".join(repr(p) for p in unknown)
+        raise ValueError(f"--patterns: {named} {'is' if len(unknown) == 1 else 'are'} not among {', '.join(PATTERNS)}")
     return patterns
 
 
