@@ -27,7 +27,7 @@ import tomllib
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.matrix.cells import _verdict, build_matrix, golden_runs
-from pytest_rmq_conformance.matrix.render import to_html, to_markdown, validate
+from pytest_rmq_conformance.matrix.render import first_divergences, to_html, to_markdown, validate
 
 HERE = Path(__file__).resolve().parent
 
@@ -139,20 +139,13 @@ MIXING = "mixing-with-java"
 
 
 def _first_divergences(tables: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], str]:
-    """``(kind, client, family, release)`` to the anchor of its first divergence in docs/clients.md,
-    numbered as each table's renderer numbers them (rows, then columns)."""
-    from pytest_rmq_conformance.matrix.render import _cells, _columns
-
+    """``(kind, client, family, release)`` to the anchor of its first divergence in docs/clients.md:
+    the renderer's number, with the kind before it after the first table (``_anchored``)."""
     anchors = {}
     for at, table in enumerate(tables):
-        number = 0
-        for row in table["implementations"]:
-            cells = _cells(row)
-            for column in _columns(table):
-                if cells[column].get("firstDivergence") is not None:
-                    number += 1
-                    prefix = "" if at == 0 else f"{table['kind']}-"
-                    anchors[(table["kind"], row["name"], *column)] = f"{prefix}d{number}"
+        prefix = "" if at == 0 else f"{table['kind']}-"
+        for number, (row, cell, _) in enumerate(first_divergences(table), 1):
+            anchors[(table["kind"], row["name"], cell["family"], cell["release"])] = f"{prefix}d{number}"
     return anchors
 
 
@@ -355,14 +348,15 @@ def main(argv: list[str] | None = None) -> int:
         "--readme", type=Path, help="also rewrite the clients table of this README (between its clients: markers)"
     )
     args = parser.parse_args(argv)
-    docs = _run(load_clients())
+    clients = load_clients()
+    docs = _run(clients)
     if docs is None:
         return 1
     tables = _tables(docs)
     causes = (HERE / "causes.md").read_text(encoding="utf-8")
     args.out.mkdir(parents=True, exist_ok=True)
     mix = json.loads(MIX_SUMMARY.read_text(encoding="utf-8"))
-    sorts = sort_checks(load_clients())
+    sorts = sort_checks(clients)
     (args.out / "clients.md").write_text(markdown(tables, causes, mix, sorts), encoding="utf-8")
     (args.out / "clients.html").write_text(html(tables), encoding="utf-8")
     shown = [{key: value for key, value in table.items() if key != "generatedAt"} for table in tables]

@@ -14,7 +14,7 @@ from typing import Any
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, LABELS, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import schema_problems
 
-__all__ = ["KINDS", "MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug"]
+__all__ = ["KINDS", "MatrixError", "write_matrix", "to_markdown", "to_html", "badge_svg", "slug", "first_divergences"]
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,22 @@ def _cells(row: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
     return {(cell["family"], cell["release"]): cell for cell in row["cells"]}
 
 
+def first_divergences(doc: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """``(row, cell, firstDivergence)`` of every shown cell that has one, rows then columns: the
+    ``n``-th is the page's ``#dn``."""
+    columns = _columns(doc)
+    found = []
+    for row in doc["implementations"]:
+        cells = _cells(row)
+        found += [(row, cells[col], cells[col]["firstDivergence"]) for col in columns if cells[col].get("firstDivergence")]
+    return found
+
+
+def _numbers(doc: dict[str, Any]) -> dict[int, int]:
+    """Each diverging cell's number on the page, by the cell's identity."""
+    return {id(cell): number for number, (_, cell, _) in enumerate(first_divergences(doc), 1)}
+
+
 def _legend(doc: dict[str, Any], columns: list[tuple[str, str]]) -> list[str]:
     """The kinds the legend explains: the usual ones, and any other a shown cell has."""
     used = {_kind(_cells(row)[col]) for row in doc["implementations"] for col in columns}
@@ -189,25 +205,23 @@ def to_markdown(doc: dict[str, Any]) -> str:
         + " | ".join(f"{family} {column_label(doc, family, release)}" for family, release in columns) + " |",
         "| --- | --- | --- | --- | " + " | ".join("---" for _ in columns) + " |",
     ]
-    divergences = []
+    numbers = _numbers(doc)
     for row in doc["implementations"]:
         cells = _cells(row)
         texts = []
         for col in columns:
             cell = cells[col]
             text = f"{KINDS[_kind(cell)].mark} {_cell_text(cell)}".rstrip()
-            first = cell.get("firstDivergence")
-            if first is not None:
-                divergences.append((row, cell, first))
-                text += f" ([#{len(divergences)}](#d{len(divergences)}))"
+            if id(cell) in numbers:
+                text += f" ([#{numbers[id(cell)]}](#d{numbers[id(cell)]}))"
             texts.append(text)
         name = row["name"] + (f" ([home]({row['homepage']}))" if row.get("homepage") else "")
         lines.append(f"| {name} | {row['language']} | {row['version']} | {_verdict_text(row['verdict'])} | " + " | ".join(texts) + " |")
     lines += ["", "| mark | meaning |", "| --- | --- |"]
     lines += [f"| {KINDS[kind].mark} **{KINDS[kind].label}** | {KINDS[kind].meaning} |" for kind in _legend(doc, columns)]
-    if divergences:
+    if numbers:
         lines += ["", "## First divergence of each cell", ""]
-        for number, (row, cell, first) in enumerate(divergences, 1):
+        for number, (row, cell, first) in enumerate(first_divergences(doc), 1):
             lines += [
                 f'<a id="d{number}"></a>{number}. **{row["name"]}**, {cell["family"]} at {column_label(doc, cell["family"], cell["release"])} '
                 f"({first['check']}, {first['case']}, {KINDS[first['class']].label}): {first['summary']}",
@@ -321,7 +335,7 @@ def to_html(doc: dict[str, Any]) -> str:
         title = f' title="golden vectors of the Java client at commit {esc(run["commit"])}"' if run else ""
         head.append(f"<th{title}>{esc(column_label(doc, family, release))}</th>")
     head.append("</tr>")
-    body, divergences = [], []
+    body, numbers = [], _numbers(doc)
     for row in doc["implementations"]:
         cells = _cells(row)
         name = esc(row["name"])
@@ -335,10 +349,8 @@ def to_html(doc: dict[str, Any]) -> str:
             cell = cells[col]
             kind = KINDS[_kind(cell)]
             text = f'<span class="mark" title="{esc(kind.label)}">{esc(kind.mark)}</span> {esc(_cell_text(cell))}'.rstrip()
-            first = cell.get("firstDivergence")
-            if first is not None:
-                divergences.append((row, cell, first))
-                text += f'<a href="#d{len(divergences)}">first divergence #{len(divergences)}</a>'
+            if id(cell) in numbers:
+                text += f'<a href="#d{numbers[id(cell)]}">first divergence #{numbers[id(cell)]}</a>'
             elif cell.get("reason") and cell["status"] != "absent":
                 text = f'<span title="{esc(cell["reason"])}">{text}</span>'
             parts.append(f'<td class="cell {esc(_kind(cell))}">{text}</td>')
@@ -355,7 +367,7 @@ def to_html(doc: dict[str, Any]) -> str:
         f"<p>{esc(first['summary'])}</p>"
         + (_rerun(first["repro"]) if first["repro"] else "")
         + "</li>"
-        for number, (row, cell, first) in enumerate(divergences, 1)
+        for number, (row, cell, first) in enumerate(first_divergences(doc), 1)
     )
     runs_list = "".join(f"<li>golden run: {esc(line)}</li>" for line in _runs_text(doc))
     return (
@@ -372,10 +384,10 @@ def to_html(doc: dict[str, Any]) -> str:
             '<h2>First divergence of each cell</h2><p class="meta">Each line reruns the check under pytest; '
             "click it to select it whole.</p>"
             f'<ol class="divergences">{found}</ol>'
-            if divergences else ""
+            if numbers else ""
         )
         + f'<p class="meta">Made by pytest-rmq-conformance {esc(doc["tool"]["version"])} at {esc(doc["generatedAt"])}.</p>'
-        + (f"<script>{_COPY}</script>" if divergences else "")
+        + (f"<script>{_COPY}</script>" if numbers else "")
         + "</body></html>\n"
     )
 
