@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -608,6 +609,57 @@ def _kind_html(table: dict[str, Any], page: str, first: bool) -> str:
     return _anchored(body, table["kind"], first)
 
 
+class _Layout(HTMLParser):
+    """What :func:`html_problems` reads of a page: its viewport, its ids, each table's enclosing element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.viewport = False
+        self.ids: list[str] = []
+        self.open: list[tuple[str, str]] = []  # (tag, class) of the elements around the parser
+        self.tables: list[str] = []  # each table's parent, as tag.class
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.append(found["id"] or "")
+        if tag == "meta" and found.get("name") == "viewport":
+            self.viewport = "width=device-width" in (found.get("content") or "")
+        if tag == "table":
+            parent = self.open[-1] if self.open else ("", "")
+            self.tables.append(f"{parent[0]}.{parent[1]}")
+        if tag not in _VOID:
+            self.open.append((tag, found.get("class") or ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+
+
+_VOID = {"meta", "br", "wbr", "img", "input", "link", "hr", "col", "source"}
+
+
+def html_problems(page: str) -> list[str]:
+    """What keeps ``page`` from reading on a phone: no viewport meta (the phone lays it out 980 px
+    wide), a table outside a ``div.scroll`` box of its own (it widens the page instead of scrolling
+    alone), an id given twice (a link lands on the first)."""
+    layout = _Layout()
+    layout.feed(page)
+    problems = [] if layout.viewport else ['no <meta name="viewport" content="width=device-width, ...">']
+    problems += [
+        f'table {at + 1} is inside {parent!r}, not a <div class="scroll"> box of its own'
+        for at, parent in enumerate(layout.tables)
+        if parent.split(".", 1)[0] != "div" or "scroll" not in parent.split(".", 1)[1].split()
+    ]
+    seen: set[str] = set()
+    for name in layout.ids:
+        if name in seen:
+            problems.append(f"id {name!r} is given twice")
+        seen.add(name)
+    return problems
+
+
 def html(
     tables: list[dict[str, Any]],
     causes: str,
@@ -656,7 +708,13 @@ def main(argv: list[str] | None = None) -> int:
     mix = json.loads(MIX_SUMMARY.read_text(encoding="utf-8"))
     sorts = sort_checks(clients)
     (args.out / "clients.md").write_text(markdown(tables, causes, mix, sorts), encoding="utf-8")
-    (args.out / "clients.html").write_text(html(tables, causes, mix, sorts), encoding="utf-8")
+    page = html(tables, causes, mix, sorts)
+    problems = html_problems(page)
+    if problems:
+        raise SystemExit(
+            f"clients/report.py: {args.out / 'clients.html'} would not read on a phone: {'; '.join(problems)}"
+        )
+    (args.out / "clients.html").write_text(page, encoding="utf-8")
     shown = [{key: value for key, value in table.items() if key != "generatedAt"} for table in tables]
     (args.out / "clients.json").write_text(
         json.dumps({"title": TITLE, "tables": shown, "sort": sorts}, indent=2, ensure_ascii=False) + "\n",
