@@ -398,6 +398,7 @@ td.verdict .chip { display: inline-block; white-space: normal; }
 td.cell { min-width: 5.5rem; font-size: .84rem; }
 table.text td { min-width: 6rem; }
 table.text td.wide { min-width: 14rem; }
+table.sort td.wide { min-width: 20rem; }
 .dense table { font-size: .8rem; }
 .dense th, .dense td { padding: .3rem .35rem; }
 .dense thead th { font-size: .74rem; }
@@ -419,7 +420,6 @@ p.hint { color: #616161; font-size: .8rem; margin: .6rem 0 -.3rem; }
   .who { min-width: 7rem; max-width: 8.5rem; }
   td.cell { min-width: 7rem; }
   table.showcase .part { white-space: nowrap; }
-  table.text td.wide { min-width: 12rem; }
 }
 """
 #: a matrix of more columns than this is set closer (the consumer allocation's six families at two releases)
