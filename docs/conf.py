@@ -16,6 +16,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinxarg.ext",
+    "rmq_reference",
 ]
 
 source_suffix = {".md": "markdown"}

@@ -26,7 +26,7 @@ from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, referen
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
 
-__all__ = ["main"]
+__all__ = ["main", "parser"]
 
 #: the kind the replay, sweep and matrix commands cover
 ALLOCATION = "allocation"
@@ -664,6 +664,11 @@ def _parser() -> argparse.ArgumentParser:
     for sub in (*commands.choices.values(), *golden_commands.choices.values()):
         sub.set_defaults(command_parser=sub)  # an unknown option is told with its command's usage
     return parser
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``rmq-conformance`` console script's argument parser (the documentation renders it)."""
+    return _parser()
 
 
 #: what a stray option may have meant, for the sweep (its modes are flags, not a --mode)
