@@ -37,6 +37,13 @@ def _standard_library(app: Sphinx, config) -> None:
     ]
 
 
+def _static(app: Sphinx) -> None:
+    """The reference pages' style sheet (the schema tables)."""
+    if app.builder.format == "html":
+        app.config.html_static_path = [*app.config.html_static_path, str(Path(__file__).parent / "static")]
+        app.add_css_file("rmq-reference.css")
+
+
 def setup(app: Sphinx) -> dict:
     app.add_config_value("rmq_schemas_dir", str(REPOSITORY / "schemas"), "env", [str])
     app.add_object_type("fixture", "fixture", indextemplate="pair: %s; fixture")
@@ -46,4 +53,5 @@ def setup(app: Sphinx) -> dict:
     api.setup(app)
     refs.setup(app)
     app.connect("config-inited", _standard_library)
+    app.connect("builder-inited", _static)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

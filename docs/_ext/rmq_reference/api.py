@@ -9,14 +9,13 @@ import importlib
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.docutils import SphinxDirective
 
-from rmq_reference.rst import escape, parse_rst
+from rmq_reference.rst import parse_rst
 
 PACKAGE = "pytest_rmq_conformance"
 

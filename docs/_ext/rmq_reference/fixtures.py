@@ -64,8 +64,7 @@ def fixtures_rst(fixtures: list[Fixture]) -> str:
         fields = [f"Scope: ``{fixture.scope}``"]
         if fixture.uses:
             fields.append(
-                "uses: "
-                + ", ".join(f":fixture:`{name}`" if name in names else f"``{name}``" for name in fixture.uses)
+                "uses: " + ", ".join(f":fixture:`{name}`" if name in names else f"``{name}``" for name in fixture.uses)
             )
         fields.append(f"defined in ``{fixture.module}``")
         lines += ["   " + " · ".join(fields), ""]

@@ -74,12 +74,17 @@ def imports(module: str) -> dict[str, str]:
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             for alias in node.names:
                 found.setdefault(alias.asname or alias.name, f"{base}.{alias.name}")
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                found.setdefault(alias.asname or alias.name.partition(".")[0], alias.name if alias.asname else alias.name.partition(".")[0])
+                found.setdefault(
+                    alias.asname or alias.name.partition(".")[0],
+                    alias.name if alias.asname else alias.name.partition(".")[0],
+                )
     return found
 
 

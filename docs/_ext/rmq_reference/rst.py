@@ -27,9 +27,14 @@ def parse_rst(directive: Directive, text: str) -> list[nodes.Node]:
 
 
 def inline(text: str) -> list[nodes.Node]:
-    """Plain text whose ```...``` spans (Markdown style, as the schemas write them) are code."""
-    parts = re.split(r"`([^`]+)`", text)
-    return [nodes.literal(part, part) if index % 2 else nodes.Text(part) for index, part in enumerate(parts) if part]
+    """Plain text whose ```...``` spans (Markdown style, as the schemas write them) and command-line
+    options (``--rmq-results``, which smart quotes would turn into a dash) are code."""
+    parts = re.split(r"`([^`]+)`|(?<![\w-])(--[a-z][\w-]*)", text)
+    out: list[nodes.Node] = []
+    for index, part in enumerate(parts):
+        if part:
+            out.append(nodes.Text(part) if index % 3 == 0 else nodes.literal(part, part))
+    return out
 
 
 def paragraph(*children: nodes.Node | str) -> nodes.paragraph:

@@ -129,7 +129,9 @@ class Schema:
                 elif "items" in node:
                     text = [nodes.Text("array of ")] + self.type_of(node["items"], f"{where}/items")
             elif name == "object" and isinstance(node.get("additionalProperties"), dict) and "properties" not in node:
-                text = [nodes.Text("object of ")] + self.type_of(node["additionalProperties"], f"{where}/additionalProperties")
+                text = [nodes.Text("object of ")] + self.type_of(
+                    node["additionalProperties"], f"{where}/additionalProperties"
+                )
             out.append(text + _bounds(node, name))
         return _joined(out, " or ") if out else [nodes.Text("any")]
 
@@ -144,18 +146,20 @@ class Schema:
                 continue
             rows.extend(self.property_rows(f"{prefix}{name}", sub, name in required, f"{where}/properties/{name}"))
         for key in ("oneOf", "anyOf"):
-            shapes = node.get(key, [])
-            objects = [shape for shape in shapes if isinstance(shape, dict) and "properties" in shape]
-            if not objects:
-                continue
-            for index, shape in enumerate(shapes, 1):
-                label = f"{'one' if key == 'oneOf' else 'any'} of {len(shapes)} shapes, {index}"
-                description = shape.get("description", "") if isinstance(shape, dict) else ""
-                if isinstance(shape, dict) and "properties" in shape:
-                    rows.append(Row(prefix.rstrip(".") or "(message)", [], False, description, label))
-                    rows.extend(self.rows(shape, prefix, f"{where}/{key}/{index - 1}"))
-                else:
-                    rows.append(Row(prefix.rstrip(".") or "(message)", self.type_of(shape, where), False, description, label))
+            objects = [
+                (index, shape)
+                for index, shape in enumerate(node.get(key, []))
+                if isinstance(shape, dict) and "properties" in shape
+            ]
+            where_ = prefix.rstrip(".") or "the message"
+            for number, (index, shape) in enumerate(objects, 1):
+                label = (
+                    f"{where_}, when an object:"
+                    if len(objects) == 1
+                    else f"{where_}, shape {number} of {len(objects)}:"
+                )
+                rows.append(Row(where_, [], False, shape.get("description", ""), label))
+                rows.extend(self.rows(shape, prefix, f"{where}/{key}/{index}"))
         return rows
 
     def property_rows(self, path: str, node: Any, required: bool, where: str) -> list[Row]:
@@ -189,8 +193,16 @@ def _load(path: Path, where: str, schema: Schema) -> dict:
 
 
 def _joined(parts: list[list[nodes.Node]], separator: str) -> list[nodes.Node]:
+    """The parts with ``separator`` between them, a part that reads as an earlier one left out."""
+    seen: set[str] = set()
+    unique = []
+    for part in parts:
+        text = "".join(node.astext() for node in part)
+        if separator == ", " or text not in seen:
+            unique.append(part)
+        seen.add(text)
     out: list[nodes.Node] = []
-    for index, part in enumerate(parts):
+    for index, part in enumerate(unique):
         if index:
             out.append(nodes.Text(separator))
         out.extend(part)
@@ -228,33 +240,30 @@ def _bounds(node: dict, name: str) -> list[nodes.Node]:
 
 
 def _table(rows: list[Row]) -> nodes.table:
+    """The rows as a table; without a Description column when no row has a description."""
+    described = any(row.description for row in rows if row.shape is None)
+    headings = ["Property", "Type", "Required"] + (["Description"] if described else [])
     table = nodes.table(classes=["rmq-schema-table"])
-    group = nodes.tgroup(cols=4)
+    group = nodes.tgroup(cols=len(headings))
     table += group
-    for width in (22, 30, 8, 40):
+    for width in (26, 34, 10, 30)[: len(headings)]:
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
-    head += _row([nodes.Text(text)] for text in ("Property", "Type", "Required", "Description"))
+    head += _row([nodes.Text(text)] for text in headings)
     body = nodes.tbody()
     group += body
     for row in rows:
         if row.shape is not None:
-            cells = [[nodes.emphasis("", f"{row.path}: {row.shape}")]]
-            if row.type:
-                cells[0] += [nodes.Text(": ")] + row.type
+            cells = [[nodes.emphasis("", row.shape)]]
             if row.description:
-                cells[0] += [nodes.Text(" — ")] + inline(row.description)
-            body += _row(cells, span=3)
+                cells[0] += [nodes.Text(" ")] + inline(row.description)
+            body += _row(cells, span=len(headings) - 1)
             continue
-        body += _row(
-            [
-                [nodes.literal("", row.path)],
-                row.type,
-                [nodes.Text("yes" if row.required else "")],
-                inline(row.description),
-            ]
-        )
+        cells = [[nodes.literal("", row.path)], row.type, [nodes.Text("yes" if row.required else "")]]
+        if described:
+            cells.append(inline(row.description))
+        body += _row(cells)
     return table
 
 
@@ -271,7 +280,7 @@ def render(schema: Schema, document: nodes.document) -> nodes.section:
     """``schema`` as a section whose id is its name (``protocol-hello-request``)."""
     data = schema.data
     section = nodes.section(ids=[anchor(schema.name)], names=[schema.name])
-    section += nodes.title("", data["title"])
+    section += nodes.title("", "", *inline(data["title"]))
     section += paragraph(*inline(data["description"]))
     section += paragraph(nodes.Text("File: "), nodes.literal("", f"schemas/{schema.path.name}"))
     rows = schema.rows(data, "", "#")
@@ -290,14 +299,29 @@ def render(schema: Schema, document: nodes.document) -> nodes.section:
         if def_rows:
             entry += _table(def_rows)
         section += entry
-    for example in data.get("examples", []):
-        section += nodes.rubric("", "Example")
-        text = json.dumps(example, ensure_ascii=False)
-        if len(text) > 100:
-            text = json.dumps(example, ensure_ascii=False, indent=2)
-        block = nodes.literal_block(text, text, language="json")
-        section += block
+    examples = data.get("examples", [])
+    if examples:
+        section += nodes.rubric("", "Example" if len(examples) == 1 else "Examples")
+        if any("\n" in _example_text(example) for example in examples):
+            section += paragraph(nodes.Text("One line each on the pipe; a long one is spread over lines here."))
+    for example in examples:
+        text = _example_text(example)
+        section += nodes.literal_block(text, text, language="json")
     return section
+
+
+def _example_text(example: Any) -> str:
+    """One line, as on the pipe (ASCII, as the suite writes it); a long object one key a line."""
+    text = json.dumps(example)
+    if len(text) <= 88 or not isinstance(example, dict):
+        return text
+    lines = []
+    for key, value in example.items():
+        compact = json.dumps(value)
+        if isinstance(value, list) and len(compact) > 64:  # a long list: an item a line
+            compact = "[\n" + ",\n".join(f"    {json.dumps(item)}" for item in value) + "\n  ]"
+        lines.append(f"  {json.dumps(key)}: {compact}")
+    return "{\n" + ",\n".join(lines) + "\n}"
 
 
 class SchemaDirective(SphinxDirective):
