@@ -99,19 +99,38 @@ def entry_rst(package: str, public: str, home: str, inner: str) -> str:
         return _renamed_class(target, value)
     if callable(value):
         return f".. autofunction:: {target}\n"
-    lines = [f".. autodata:: {target}", ""]
+    # a constant: its value and its ``#:`` comment (autodata would add its type's docstring)
+    shown = repr(value)
+    lines = [f".. py:data:: {target}", f"   :value: {shown if len(shown) <= 100 else shown[:97] + '...'}", ""]
     lines += _indented("\n".join(_attr_doc(home, inner)))
     return "\n".join(lines) + "\n"
+
+
+class _Short:
+    """A default shown in a signature: its repr, or ``Type(...)`` when that is long."""
+
+    def __init__(self, value: object):
+        self.value = value
+
+    def __repr__(self) -> str:
+        text = repr(self.value)
+        return text if len(text) <= 40 else f"{type(self.value).__name__}(...)"
 
 
 def _renamed_class(target: str, cls: type) -> str:
     """A class exported under another name (``GrpcBroker`` is ``grpc.Broker``): autodoc would call
     it an alias of itself, so its entry is written here, its members still by autodoc."""
-    try:
-        signature = str(inspect.signature(cls))
+    try:  # names and defaults: the annotations are strings here (postponed evaluation)
+        found = inspect.signature(cls)
+        bare = [
+            parameter.replace(annotation=inspect.Parameter.empty, default=_Short(parameter.default))
+            if parameter.default is not inspect.Parameter.empty
+            else parameter.replace(annotation=inspect.Parameter.empty)
+            for parameter in found.parameters.values()
+        ]
+        signature = str(found.replace(parameters=bare, return_annotation=inspect.Signature.empty))
     except (TypeError, ValueError):
         signature = ""
-    signature = re.sub(r" -> None$", "", signature)
     lines = [
         f".. py:class:: {target}{signature}",
         f"   :canonical: {cls.__module__}.{cls.__qualname__}",
