@@ -110,7 +110,8 @@ class Schema:
         if "const" in node:
             return [nodes.literal("", json.dumps(node["const"]))]
         if "enum" in node:
-            return _joined([[nodes.literal("", json.dumps(value))] for value in node["enum"]], " or ")
+            values = _joined([[nodes.literal("", json.dumps(value))] for value in node["enum"]], ", ")
+            return values if len(node["enum"]) == 1 else [nodes.Text("one of ")] + values
         for key in ("oneOf", "anyOf"):
             if key in node and "properties" not in node:
                 shapes = [self.type_of(sub, f"{where}/{key}/{index}") for index, sub in enumerate(node[key])]
@@ -303,7 +304,10 @@ def render(schema: Schema, document: nodes.document) -> nodes.section:
     if examples:
         section += nodes.rubric("", "Example" if len(examples) == 1 else "Examples")
         if any("\n" in _example_text(example) for example in examples):
-            section += paragraph(nodes.Text("One line each on the pipe; a long one is spread over lines here."))
+            note = "Each is one line in the file or on the pipe; the long ones are spread over lines here."
+            if len(examples) == 1:
+                note = "One line in the file or on the pipe, spread over lines here."
+            section += paragraph(nodes.Text(note))
     for example in examples:
         text = _example_text(example)
         section += nodes.literal_block(text, text, language="json")
