@@ -9,11 +9,17 @@ import argparse
 import importlib
 import inspect
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
 import pytest
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: each process builds its own
+    fcntl = None  # type: ignore[assignment]
 
 for _module in ("sphinx", "myst_parser", "furo", "sphinxarg"):
     pytest.importorskip(_module, reason=f"the docs extra is not installed ({_module}): pip install -e '.[docs]'")
@@ -46,10 +52,22 @@ def build(source: Path, out: Path) -> tuple[int, str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("docs") / "html"
-    status, warnings = build(DOCS, out)
+    """The site, built once per run: under xdist the workers share one build (a lock on POSIX)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None or fcntl is None:
+        root = tmp_path_factory.mktemp("docs")
+    else:
+        root = tmp_path_factory.getbasetemp().parent / f"docs-{run}"
+        root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "done.json"
+        if not done.exists():
+            done.write_text(json.dumps(build(DOCS, root / "html")), encoding="utf-8")
+        status, warnings = json.loads(done.read_text(encoding="utf-8"))
     assert (status, warnings) == (0, ""), warnings
-    return out
+    return root / "html"
 
 
 def page(site: Path, name: str) -> str:
