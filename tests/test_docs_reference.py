@@ -105,6 +105,12 @@ def test_every_option_and_ini_key_has_an_entry(site):
     assert missing == [], sorted(anchors)
 
 
+@pytest.mark.parametrize("name", ["options", "protocol", "fixtures"])
+def test_options_named_in_text_keep_their_two_hyphens(site, name):
+    """Smart quotes make an en dash of ``--`` in plain text; the generated pages show options as code."""
+    assert "\u2013rmq" not in page(site, name)
+
+
 def test_every_schema_has_a_section_and_its_links_land(site):
     html = page(site, "protocol")
     anchors = ids(html)

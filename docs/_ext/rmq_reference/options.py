@@ -4,6 +4,7 @@ with a parser that records what is added."""
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,14 +94,41 @@ def _value(option: Option) -> str:
     return attrs.get("metavar") or option.dest.upper()
 
 
+_OPTION = re.compile(r"(?<![\w-])(--[a-z][\w-]*)")
+
+
+def help_rst(text: str, known: set[str]) -> str:
+    """Help text as reStructuredText: verbatim, but an option named in it is a link to its entry
+    (or code, when it is not one of these; smart quotes would make a dash of ``--``)."""
+    parts = _OPTION.split(text.replace("\n", " "))
+    out = []
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            out.append(escape(part))
+        else:
+            out.append(f":option:`{part} <pytest {part}>`" if part in known else f"``{part}``")
+    return _joined(out)
+
+
+def _joined(parts: list[str]) -> str:
+    """The parts, an escaped space (which shows nothing) where inline markup needs a boundary."""
+    text = ""
+    for part in parts:
+        opens = part.startswith((":option:", "``")) and text[-1:] not in ("", " ", "(", "[", "'", '"', "/")
+        closes = text.endswith("`") and part[:1] not in ("", " ", ".", ",", ";", ":", ")", "]", "'", '"', "/", "?", "!")
+        text += ("\\ " if opens or closes else "") + part
+    return text
+
+
 def options_rst(parser: RecordingParser) -> str:
     inis = {ini.name: ini for ini in parser.inis}
+    known = {name for option in parser.options for name in option.names}
     lines = [".. program:: pytest", ""]
     for option in parser.options:
         value = _value(option)
         lines.append(".. option:: " + ", ".join(f"{name} {value}".rstrip() for name in option.names))
         lines.append("")
-        lines.append("   " + escape(option.attrs.get("help", "")).replace("\n", " "))
+        lines.append("   " + help_rst(option.attrs.get("help", ""), known))
         lines.append("")
         fields = [f"Default: {_default(option)}"]
         if option.attrs.get("choices"):
@@ -115,13 +143,14 @@ def options_rst(parser: RecordingParser) -> str:
 
 
 def inis_rst(parser: RecordingParser) -> str:
+    known = {name for option in parser.options for name in option.names}
     lines = []
     for ini in parser.inis:
         lines.append(f".. confval:: {ini.name}")
         lines.append(f"   :type: ``{ini.type or 'string'}``")
         lines.append(f"   :default: ``{ini.default!r}``" if ini.default not in (None, "") else "   :default: not set")
         lines.append("")
-        lines.append("   " + escape(ini.help))
+        lines.append("   " + help_rst(ini.help, known))
         lines.append("")
     return "\n".join(lines)
 
