@@ -688,13 +688,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         _unrecognized(args, extra)
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()
+        return status
     except GoldenDataError as exc:
         print(f"rmq-conformance: error: {exc}", file=sys.stderr)
         return 2
     except SweepError as exc:
         print(f"rmq-conformance {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # the reader went away (`rmq-conformance replay | head`): stop quietly, as a shell tool does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover
