@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.pipeline.producer_isolation import effective_table, isolation_tables
-from pytest_rmq_conformance.pipeline.producer_sim import ROUTE_POLL, Scenario, reference_factory, simulate
-from pytest_rmq_conformance.pipeline.producer_space import CONFIGURATIONS, ProducerSpace
-from pytest_rmq_conformance.pipeline.producer_strategies import configurations, load_problem
+from pytest_rmq_conformance.pipeline.producer.isolation import effective_table, isolation_tables
+from pytest_rmq_conformance.pipeline.producer.sim import ROUTE_POLL, Scenario, reference_factory, simulate
+from pytest_rmq_conformance.pipeline.producer.space import CONFIGURATIONS, ProducerSpace
+from pytest_rmq_conformance.pipeline.producer.strategies import configurations, load_problem
 
 #: a user's fault strategies: the 5.3.3 port under another name, and one that breaks with the fault table on
 USER_STRATEGIES = """
@@ -187,7 +187,7 @@ def test_a_users_strategy_is_played_beside_the_releases_and_its_errors_are_recor
     """``Mine`` is the 5.3.3 port under another name, played through 5.3.3's loop: its rows are
     5.3.3's. ``Flaky`` raises on its 151st select with the fault table on: each such run stops
     there with the error (a send is due every 100 ms and none is late here); off, it is ``Mine``."""
-    from pytest_rmq_conformance.pipeline.producer_job import scenario_rows
+    from pytest_rmq_conformance.pipeline.producer.job import scenario_rows
 
     assert load_problem("userfault:Mine") is None and load_problem("userfault:Flaky") is None
     configs = configurations(["userfault:Mine", "userfault:Flaky"])
@@ -282,7 +282,7 @@ def test_the_command_sweeps_on_local_spark_and_its_files_agree(user_strategies, 
     """The reference ports and two strategies of the user's, one of which raises in some runs."""
     import pyarrow.parquet as pq
 
-    from pytest_rmq_conformance.pipeline.producer_plots import ISOLATION_PLOT, RECOVERY_PLOT, SHARE_PLOT
+    from pytest_rmq_conformance.pipeline.producer.plots import ISOLATION_PLOT, RECOVERY_PLOT, SHARE_PLOT
 
     out = user_strategies / "producer"
     mine = ["userfault:Mine", "userfault:Flaky"]

@@ -1,4 +1,6 @@
-"""The producer sweep report's plots, drawn from ``summary.json`` data (never from result rows).
+"""Internal: the producer sweep report's plots.
+
+The producer sweep report's plots, drawn from ``summary.json`` data (never from result rows).
 
 :func:`draw` renders three PNGs: the share of sends whose first attempt went to the degraded
 broker, the time until traffic returned to it after recovery, and each release's isolation table
@@ -11,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.plots import figure_class, png_bytes
+from pytest_rmq_conformance.pipeline.figures import figure_class, png_bytes
 
 __all__ = ["draw", "share_figure", "recovery_figure", "isolation_figure", "SHARE_PLOT", "RECOVERY_PLOT", "ISOLATION_PLOT",
            "PATTERN_TITLES", "groups_of", "label", "columns", "user_strategies", "is_reference"]
