@@ -29,6 +29,8 @@ __all__ = [
     "write_atomic",
     "write_pages",
     "span",
+    "CSS",
+    "VIEWPORT",
 ]
 
 _MD_SPECIAL = "\\`*|<"
@@ -108,9 +110,15 @@ def markdown_of(blocks: Sequence[Block]) -> str:
 
 # -------------------------------------------------------------------- HTML
 
-_CSS = """
+#: lets a phone lay the page out at its own width instead of a desktop's, scaled down
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+#: one stylesheet for every report: long words (a title's ``sendLatencyFaultEnable``) wrap instead of
+#: widening the page, a plot is never wider than the page and keeps its aspect ratio (it links to itself at
+#: full size), a wide table scrolls sideways in its own box
+CSS = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #222; }
-.scroll { overflow-x: auto; }
+h1, h2, h3, p, summary { overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; }
 th { background: #f0f0f0; }
@@ -118,7 +126,14 @@ td.r, th.r { text-align: right; font-variant-numeric: tabular-nums; }
 td.l, th.l { text-align: left; }
 details { margin: 0 0 1rem 1rem; }
 pre { background: #f6f6f6; padding: 0.5rem; white-space: pre-wrap; word-break: break-all; }
-img { max-width: 100%; display: block; margin: 1rem 0; }
+a.plot { display: block; margin: 1rem 0; }
+img { display: block; max-width: 100%; height: auto; }
+@media (max-width: 40rem) {
+  body { margin: 1rem auto; padding: 0 0.75rem; }
+  h1 { font-size: 1.5rem; }
+  h2 { font-size: 1.25rem; }
+  details { margin-left: 0; }
+}
 """
 
 
@@ -141,15 +156,17 @@ def _html_block(block: Block) -> str:
         return _html_table(block)
     if isinstance(block, Code):
         return f"<details><summary>{html.escape(block.summary)}</summary><pre>{html.escape(block.text)}</pre></details>"
-    return f'<img src="{html.escape(block.src)}" alt="{html.escape(block.alt)}">'
+    src = html.escape(block.src)
+    return f'<a class="plot" href="{src}"><img src="{src}" alt="{html.escape(block.alt)}"></a>'
 
 
 def html_of(blocks: Sequence[Block], title: str) -> str:
-    """``blocks`` as one self-contained HTML page titled ``title`` (images are relative links)."""
+    """``blocks`` as one self-contained HTML page titled ``title`` that reads at a phone's width
+    (:data:`VIEWPORT`, :data:`CSS`); images are relative links, each a link to itself at full size."""
     body = "\n".join(_html_block(block) for block in blocks)
     return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n{VIEWPORT}\n'
+        f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n"
         f"<body>\n{body}\n</body>\n</html>\n"
     )
 
