@@ -78,3 +78,10 @@ def test_every_modes_page_reads_on_a_phone(render, example, tmp_path):
     page = render(summary, tmp_path)
     assert responsive_problems(page) == []
     assert page.count("<img ") == page.count('<a class="plot"') >= 1
+
+
+def test_a_long_cell_keeps_a_readable_width_so_its_table_scrolls_instead():
+    long = "K = 57 queues: 4,931 of 5,000 names split (98.6 %), the first order-0 on Java's queue 2"
+    page = html_of([Table(("what", "worst case"), [("short", long)], "ll")], "title")
+    assert '<td class="l">short</td><td class="l wide">K = 57 queues: 4,931' in page
+    assert "td.wide { min-width:" in CSS

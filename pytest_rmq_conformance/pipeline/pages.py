@@ -31,6 +31,7 @@ __all__ = [
     "span",
     "CSS",
     "VIEWPORT",
+    "WIDE_CELL",
 ]
 
 _MD_SPECIAL = "\\`*|<"
@@ -124,6 +125,7 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; }
 th { background: #f0f0f0; }
 td.r, th.r { text-align: right; font-variant-numeric: tabular-nums; }
 td.l, th.l { text-align: left; }
+td.wide { min-width: 18rem; }
 details { margin: 0 0 1rem 1rem; }
 pre { background: #f6f6f6; padding: 0.5rem; white-space: pre-wrap; word-break: break-all; }
 a.plot { display: block; margin: 1rem 0; }
@@ -137,8 +139,17 @@ img { display: block; max-width: 100%; height: auto; }
 """
 
 
+#: a cell longer than this many characters is kept at least ``td.wide``'s width, so that on a narrow
+#: screen its table scrolls instead of squeezing it into a column one word wide
+WIDE_CELL = 60
+
+
 def _html_row(cells: Sequence[str], align: str, tag: str) -> str:
-    return "<tr>" + "".join(f'<{tag} class="{a}">{html.escape(c)}</{tag}>' for c, a in zip(cells, align)) + "</tr>"
+    def cell(text: str, a: str) -> str:
+        kind = f"{a} wide" if len(text) > WIDE_CELL else a
+        return f'<{tag} class="{kind}">{html.escape(text)}</{tag}>'
+
+    return "<tr>" + "".join(cell(c, a) for c, a in zip(cells, align)) + "</tr>"
 
 
 def _html_table(table: Table) -> str:
