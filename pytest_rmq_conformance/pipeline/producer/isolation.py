@@ -1,4 +1,6 @@
-"""How long each release isolates a broker, as its reference port computes it, beside what the
+"""Internal: each release's broker isolation times.
+
+How long each release isolates a broker, as its reference port computes it, beside what the
 RocketMQ documentation states.
 
     >>> [row["isolation_ms"] for row in effective_table("4.9.8") if row["latency_ms"] == 550]

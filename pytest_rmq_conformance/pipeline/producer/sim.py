@@ -1,4 +1,6 @@
-"""A producer's send stream against a fault strategy, on a simulated clock.
+"""Internal: the producer sweep's simulated send stream.
+
+A producer's send stream against a fault strategy, on a simulated clock.
 
 One :class:`Scenario` is a route of ``brokers`` × ``queues`` and a fault on one of its brokers
 (the *degraded* one) from ``onset`` to ``recovery``. :func:`simulate` plays it as one sending

@@ -1,4 +1,6 @@
-"""The sweep's scenario space: scenario ``i`` of a seed is the same on any machine and in any
+"""Internal: the allocation sweep's scenario space.
+
+The sweep's scenario space: scenario ``i`` of a seed is the same on any machine and in any
 partition, because it is drawn from its own generator seeded by ``(seed, i)``.
 
 A scenario is a :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Plan`, as in the suite: a
@@ -24,23 +26,9 @@ from pytest_rmq_conformance.javalang import java_sorted_strings
 from pytest_rmq_conformance.kinds.allocation.layouts import broker_names, queue_layout
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Plan, Scenario
 
-__all__ = ["SweepSpace", "parse_range", "EVENTS", "fixed_example", "layout_of"]
+__all__ = ["SweepSpace", "EVENTS", "fixed_example", "layout_of"]
 
 EVENTS = ("leave", "join", "crash")
-
-
-def parse_range(text: str, name: str, low: int, high: int) -> tuple[int, int]:
-    """``"MIN:MAX"`` (or one number) as a checked pair."""
-    parts = text.split(":")
-    try:
-        values = [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"{name} must be MIN:MAX or a number, not {text!r}") from None
-    if len(values) == 1:
-        values *= 2
-    if len(values) != 2 or not low <= values[0] <= values[1] <= high:
-        raise ValueError(f"{name} must be MIN:MAX with {low} <= MIN <= MAX <= {high}, not {text!r}")
-    return values[0], values[1]
 
 
 def layout_of(plan: Plan) -> tuple[int, int, bool]:

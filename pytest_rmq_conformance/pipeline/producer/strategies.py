@@ -1,4 +1,6 @@
-"""What the producer sweep plays each scenario under: the reference ports of every release, and a
+"""Internal: the configurations the producer sweep plays.
+
+What the producer sweep plays each scenario under: the reference ports of every release, and a
 user's own fault strategies (``--strategy SPEC``), each with ``sendLatencyFaultEnable`` off and on.
 
 A user's strategy is a spec as ``--rmq-strategy`` takes it (``module:attribute``, an entry point,
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.producer_sim import Factory, reference_factory
+from pytest_rmq_conformance.pipeline.producer.sim import Factory, reference_factory
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE, RELEASES
 
 __all__ = ["Configuration", "configurations", "load_problem", "user_factory", "FAMILY", "REFERENCE", "USER_RELEASE"]

@@ -1,10 +1,12 @@
-"""The producer sweep on Spark: scenario ids as a DataFrame, each played under every
+"""Internal: the producer sweep on Spark.
+
+The producer sweep on Spark: scenario ids as a DataFrame, each played under every
 configuration (each release's reference port and each ``--strategy`` × ``sendLatencyFaultEnable``,
-:mod:`~pytest_rmq_conformance.pipeline.producer_strategies`) in ``mapInArrow``, one row per scenario and
+:mod:`~pytest_rmq_conformance.pipeline.producer.strategies`) in ``mapInArrow``, one row per scenario and
 configuration as Parquet, the aggregates as ``summary.json``, the report and its plots.
 
 The session, the staging folder and the atomic publication are the allocation sweep's
-(:mod:`~pytest_rmq_conformance.pipeline.job`).
+(:mod:`~pytest_rmq_conformance.pipeline.spark`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.job import Progress, arrow_schema, publish, spark_ddl, staged, write_json
-from pytest_rmq_conformance.pipeline.producer_sim import Factory, simulate
-from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace
-from pytest_rmq_conformance.pipeline.producer_strategies import Configuration, configurations, factory_of
-from pytest_rmq_conformance.pipeline.producer_summary import summarize, validate_summary
+from pytest_rmq_conformance.pipeline.producer.sim import Factory, simulate
+from pytest_rmq_conformance.pipeline.producer.space import ProducerSpace
+from pytest_rmq_conformance.pipeline.producer.strategies import Configuration, configurations, factory_of
+from pytest_rmq_conformance.pipeline.producer.summary import summarize, validate_summary
+from pytest_rmq_conformance.pipeline.spark import Progress, arrow_schema, publish, spark_ddl, staged, write_json
 
 __all__ = ["run_producer_sweep", "scenario_rows", "PRODUCER_FIELDS"]
 
@@ -131,7 +133,7 @@ def run_producer_sweep(
         validate_summary(summary)
         write_json(staging / "summary.json", summary)
         if report:
-            from pytest_rmq_conformance.pipeline.producer_report import write_producer_report
+            from pytest_rmq_conformance.pipeline.producer.report import write_producer_report
 
             write_producer_report(summary, staging)
         publish(staging, out)

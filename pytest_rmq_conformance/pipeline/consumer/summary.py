@@ -1,4 +1,6 @@
-"""Per-strategy aggregates of a sweep's results, computed by Spark, as ``summary.json``.
+"""Internal: the allocation sweep's ``summary.json``.
+
+Per-strategy aggregates of a sweep's results, computed by Spark, as ``summary.json``.
 
 Every figure is exact and independent of partitioning: sums and counts of integers, exact
 percentiles, and examples chosen by the smallest scenario id. A kind of violation counts the
@@ -22,25 +24,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.engine.golden.data import schema_problems
-from pytest_rmq_conformance.pipeline.space import SweepSpace
+from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
 
-__all__ = ["summarize", "validate_summary", "bins_of", "SummaryError", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
+__all__ = ["summarize", "bins_of", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
 
 EXAMPLES_PER_KIND = 3
 BINS = 8
 QUARTILES = (0.25, 0.5, 0.75)
-
-
-class SummaryError(ValueError):
-    """A summary that does not match ``schemas/sweep-summary.schema.json``."""
-
-
-def validate_summary(summary: dict[str, Any], schema: str = "sweep-summary") -> None:
-    """:class:`SummaryError` unless ``summary`` matches ``schemas/<schema>.schema.json``."""
-    problems = schema_problems(schema, summary)
-    if problems:
-        raise SummaryError(f"summary.json does not match its schema {problems[0]}")
 
 
 def _round(value: Any) -> Any:

@@ -1,5 +1,7 @@
-"""The producer sweep's report: ``summary.json`` as Markdown and a self-contained HTML page
-(the blocks and renderers of :mod:`~pytest_rmq_conformance.pipeline.report`), with three plots.
+"""Internal: the producer sweep's report.
+
+The producer sweep's report: ``summary.json`` as Markdown and a self-contained HTML page
+(the blocks and renderers of :mod:`~pytest_rmq_conformance.pipeline.pages`), with three plots.
 
 It answers the operators' question, "does ``sendLatencyFaultEnable`` help, and how did 5.3.3
 change it?", in sentences whose every number comes from the summary.
@@ -10,8 +12,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.plots import span
-from pytest_rmq_conformance.pipeline.producer_plots import (
+from pytest_rmq_conformance.pipeline.pages import (
+    Block,
+    Heading,
+    Image,
+    Para,
+    Table,
+    html_of,
+    markdown_of,
+    span,
+    write_pages,
+)
+from pytest_rmq_conformance.pipeline.producer.plots import (
     ISOLATION_PLOT,
     PATTERN_TITLES,
     RECOVERY_PLOT,
@@ -21,16 +33,6 @@ from pytest_rmq_conformance.pipeline.producer_plots import (
     is_reference,
     label,
     user_strategies,
-)
-from pytest_rmq_conformance.pipeline.report import (
-    Block,
-    Heading,
-    Image,
-    Para,
-    Table,
-    html_of,
-    markdown_of,
-    write_pages,
 )
 
 __all__ = ["write_producer_report", "render_producer_markdown", "render_producer_html", "answer"]

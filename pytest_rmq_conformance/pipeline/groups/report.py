@@ -1,5 +1,7 @@
-"""The group sweep's report: ``summary.json`` as Markdown and a self-contained HTML page, with
-its two plots (:mod:`.group_plots`), rendered with the allocation report's blocks."""
+"""Internal: the group sweep's report.
+
+The group sweep's report: ``summary.json`` as Markdown and a self-contained HTML page, with
+its two plots (:mod:`.plots`), rendered as :mod:`~pytest_rmq_conformance.pipeline.pages`."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.group_plots import MOVED_PLOT, SKEW_PLOT, draw
-from pytest_rmq_conformance.pipeline.report import (
+from pytest_rmq_conformance.pipeline.groups.plots import MOVED_PLOT, SKEW_PLOT, draw
+from pytest_rmq_conformance.pipeline.pages import (
     Block,
     Heading,
     Image,

@@ -1,4 +1,4 @@
-"""The sweep report's plots, drawn from ``summary.json`` data (never from the result rows).
+"""Internal: the allocation sweep report's plots, drawn from ``summary.json`` data (never from the result rows).
 
 :func:`draw` renders both as PNG bytes. It needs matplotlib (the ``sweep`` extra), imported only
 there and on the non-interactive Agg backend.
@@ -6,33 +6,30 @@ there and on the non-interactive Agg backend.
 
 from __future__ import annotations
 
-import io
 import math
-from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance.engine.kinds import ports
-from pytest_rmq_conformance.pipeline.summary import bins_of
+from pytest_rmq_conformance.pipeline.consumer.summary import bins_of
+from pytest_rmq_conformance.pipeline.figures import MARKERS, figure_class, png_bytes
+from pytest_rmq_conformance.pipeline.pages import span
 
 __all__ = [
-    "draw", "churn_figure", "imbalance_figure", "cost_figure", "label", "span", "figure_class", "png_bytes",
+    "draw", "churn_figure", "imbalance_figure", "cost_figure", "label",
     "CHURN_PLOT", "IMBALANCE_PLOT", "COST_PLOT", "IMBALANCE_LABEL",
 ]
 
 CHURN_PLOT = "churn_by_group_size.png"
 IMBALANCE_PLOT = "imbalance_heatmap.png"
 COST_PLOT = "cost_by_group_size.png"
-DPI = 110
 PANEL_WIDTH = 3.6  # inches, of a churn panel
 LEGEND_COLUMNS = 4  # at most, in the churn plot's legend
-MARKERS = "osD^vP<>Xp"  # a strategy's line is told apart by its marker too, not by colour alone
 COLORMAP = "viridis"  # perceptually uniform and colour-blind safe
 IMBALANCE_LABEL = (
     "mean imbalance: largest − smallest share, in queues; log scale above 1\n(0 = perfectly balanced, lower is better)"
 )
 COLOUR_TICKS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 EVENT_TITLES = {"leave": "a consumer leaves", "join": "a consumer joins", "crash": "a consumer crashes"}
-_INSTALL_HINT = "the sweep report's plots need matplotlib: pip install 'pytest-rmq-conformance[sweep]'"
 
 Bin = tuple[int, int]
 
@@ -41,24 +38,6 @@ def label(entry: dict[str, Any]) -> str:
     """A strategy's name, with its spec when that says something else."""
     name, spec = entry.get("name") or entry["spec"], entry["spec"]
     return name if name == spec else f"{name} ({spec})"
-
-
-def span(pair: Sequence[int]) -> str:
-    """An inclusive range as text: ``"3"`` or ``"1–13"``."""
-    low, high = pair
-    return str(low) if low == high else f"{low}–{high}"
-
-
-def figure_class():
-    """matplotlib's ``Figure``, on the non-interactive Agg backend."""
-    try:
-        import matplotlib
-    except ImportError as exc:
-        raise ImportError(_INSTALL_HINT) from exc
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    return Figure
 
 
 # ------------------------------------------------------------ churn by group size
@@ -279,16 +258,6 @@ def cost_figure(summary: dict[str, Any]):
 
 
 # ------------------------------------------------------------------------ drawing
-
-
-def png_bytes(fig) -> bytes:
-    """The figure as a PNG of at most 256 colours: a third of the bytes, and the same picture."""
-    from PIL import Image
-
-    drawn, written = io.BytesIO(), io.BytesIO()
-    fig.savefig(drawn, format="png", dpi=DPI)
-    Image.open(drawn).convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT).save(written, "PNG", optimize=True)
-    return written.getvalue()
 
 
 def draw(summary: dict[str, Any]) -> dict[str, bytes]:

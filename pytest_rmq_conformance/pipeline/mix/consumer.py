@@ -1,4 +1,6 @@
-"""The consumer side of ``sweep --mix``: one client's allocation sharing a consumer group with
+"""Internal: the consumer side of the mix sweep.
+
+The consumer side of ``sweep --mix``: one client's allocation sharing a consumer group with
 Java's reference of the same family.
 
 Each scenario is the consumer sweep's (:class:`~.space.SweepSpace`: a group, its queues and
@@ -35,8 +37,8 @@ from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.timeouts import time_limits
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.kinds.allocation.scenarios import Plan, Scenario
-from pytest_rmq_conformance.pipeline.evaluate import Evaluator, prepare
-from pytest_rmq_conformance.pipeline.space import layout_of
+from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator, prepare
+from pytest_rmq_conformance.pipeline.consumer.space import layout_of
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["MIXES", "MIX_FIELDS", "MixEvaluator", "mixes", "consumer_entries", "holders", "mix_costs"]

@@ -1,4 +1,6 @@
-"""Per mapping and queue count ``K``, the aggregates of a group sweep, computed by Spark, as
+"""Internal: the group sweep's ``summary.json``.
+
+Per mapping and queue count ``K``, the aggregates of a group sweep, computed by Spark, as
 ``summary.json``.
 
 Every figure is exact and independent of partitioning: groups per queue are sums, the skew is
@@ -16,14 +18,14 @@ from typing import Any
 
 from pytest_rmq_conformance import __version__
 from pytest_rmq_conformance.engine.generated.statistics import chi_square_tail
-from pytest_rmq_conformance.pipeline.group_mappers import FAMILY, JAVA
-from pytest_rmq_conformance.pipeline.group_space import GroupSpace
+from pytest_rmq_conformance.pipeline.groups.mappers import FAMILY, JAVA
+from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
 
 __all__ = ["summarize", "validate_summary"]
 
 
 def validate_summary(summary: dict[str, Any]) -> None:
-    from pytest_rmq_conformance.pipeline.summary import validate_summary as validate
+    from pytest_rmq_conformance.pipeline.checks import validate_summary as validate
 
     validate(summary, "sweep-groups-summary")
 

@@ -1,4 +1,6 @@
-"""The group sweep report's plots, drawn from ``summary.json`` data (never from result rows).
+"""Internal: the group sweep report's plots.
+
+The group sweep report's plots, drawn from ``summary.json`` data (never from result rows).
 
 :func:`draw` renders two PNGs: the skew (fullest queue over the mean) against the queue count,
 beside what a uniform random spread of as many groups gives; and the share of groups that change
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.plots import MARKERS, figure_class, png_bytes
+from pytest_rmq_conformance.pipeline.figures import MARKERS, figure_class, png_bytes
 
 __all__ = ["draw", "skew_figure", "moved_figure", "random_skew", "SKEW_PLOT", "MOVED_PLOT"]
 
@@ -48,7 +50,7 @@ def _series(summary: dict[str, Any], key: str) -> list[tuple[int, str, list[int]
     return found
 
 
-def _style(index: int) -> dict[str, Any]:
+def line_style(index: int) -> dict[str, Any]:
     """Java's mapping solid; a user's dashed with hollow markers, so a mapping equal to Java's still shows."""
     style: dict[str, Any] = {"color": f"C{index % 10}", "marker": MARKERS[index % len(MARKERS)], "markersize": 4,
                              "linewidth": 1.8}
@@ -71,7 +73,7 @@ def skew_figure(summary: dict[str, Any]):
     if yardstick is not None:
         ax.plot(counts, yardstick, color="grey", linewidth=4, alpha=0.45, label="uniform random spread (median of 21 draws)")
     for index, label, ks, values in _series(summary, "skew"):
-        ax.plot(ks, [float("nan") if v is None else v for v in values], label=label, **_style(index))
+        ax.plot(ks, [float("nan") if v is None else v for v in values], label=label, **line_style(index))
     ax.axhline(1, color="black", linewidth=0.8)
     ax.set_xlabel("queues in the topic (K)")
     ax.set_ylabel("skew: groups on the fullest queue / mean\n(1 = perfectly even)")
@@ -95,7 +97,7 @@ def moved_figure(summary: dict[str, Any]):
                 linestyle=":", linewidth=1.6, label="fewest a balanced mapping moves")
         for index, label, ks, values in _series(summary, f"moved_{direction}_share"):
             points = [(k, 100 * v) for k, v in zip(ks, values) if v is not None]
-            ax.plot([k for k, _ in points], [v for _, v in points], label=label, **_style(index))
+            ax.plot([k for k, _ in points], [v for _, v in points], label=label, **line_style(index))
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("queues before the change (K)")
         ax.set_ylim(0, 102)

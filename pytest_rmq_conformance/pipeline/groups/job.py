@@ -1,12 +1,14 @@
-"""The group sweep on Spark: group indexes as a DataFrame, each partition's groups mapped over
-every queue count by Java's mapping and each ``--strategy`` (:mod:`.group_mappers`) in
+"""Internal: the group sweep on Spark.
+
+The group sweep on Spark: group indexes as a DataFrame, each partition's groups mapped over
+every queue count by Java's mapping and each ``--strategy`` (:mod:`.mappers`) in
 ``mapInArrow``, tallied per partition (:func:`tally`: groups per queue, groups that change queue
 from ``K`` to ``K + 1``), summed by Spark per queue into ``results/`` (Parquet) and per queue
 count into ``summary.json``, then the report and its plots.
 
 A partition yields one row per mapping and queue count, whatever its number of groups, so the
 driver's memory does not grow with ``--groups``. The session, the staging folder and the atomic
-publication are the allocation sweep's (:mod:`~pytest_rmq_conformance.pipeline.job`).
+publication are the allocation sweep's (:mod:`~pytest_rmq_conformance.pipeline.spark`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-from pytest_rmq_conformance.pipeline.job import Progress, arrow_schema, publish, spark_ddl, staged, write_json
+from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.spark import Progress, arrow_schema, publish, spark_ddl, staged, write_json
 
 __all__ = ["tally", "run_group_sweep", "TALLY_FIELDS", "QUEUE_FIELDS"]
 
@@ -95,7 +97,7 @@ def tally_batches(space: GroupSpace, specs: Sequence[str], timeout: float | None
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from pytest_rmq_conformance.pipeline.group_mappers import mappings
+        from pytest_rmq_conformance.pipeline.groups.mappers import mappings
 
         chosen = mappings(specs, timeout)
         try:
@@ -126,7 +128,7 @@ def run_group_sweep(
     ``out/report.md``, ``out/report.html`` and the plots. Returns the summary."""
     from pyspark.sql import functions as F
 
-    from pytest_rmq_conformance.pipeline.group_summary import summarize, validate_summary
+    from pytest_rmq_conformance.pipeline.groups.summary import summarize, validate_summary
 
     started = time.perf_counter()
     out = Path(out)
@@ -156,7 +158,7 @@ def run_group_sweep(
         write_json(staging / "summary.json", summary)
         shutil.rmtree(staging / "tallies", ignore_errors=True)
         if report:
-            from pytest_rmq_conformance.pipeline.group_report import write_group_report
+            from pytest_rmq_conformance.pipeline.groups.report import write_group_report
 
             write_group_report(summary, staging)
         publish(staging, out)

@@ -1,4 +1,6 @@
-"""Per fault pattern, configuration (a release's reference port or a user's strategy) and
+"""Internal: the producer sweep's ``summary.json``.
+
+Per fault pattern, configuration (a release's reference port or a user's strategy) and
 ``sendLatencyFaultEnable`` setting, the aggregates of a producer
 sweep's results, computed by Spark, as ``summary.json``.
 
@@ -15,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.pipeline.producer_isolation import isolation_tables
-from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace
-from pytest_rmq_conformance.pipeline.producer_strategies import Configuration, configurations
+from pytest_rmq_conformance.pipeline.producer.isolation import isolation_tables
+from pytest_rmq_conformance.pipeline.producer.space import ProducerSpace
+from pytest_rmq_conformance.pipeline.producer.strategies import Configuration, configurations
 
 __all__ = ["summarize", "validate_summary", "ERRORS_SHOWN"]
 
@@ -26,7 +28,7 @@ PERCENTILES = (0.5, 0.9)
 
 
 def validate_summary(summary: dict[str, Any]) -> None:
-    from pytest_rmq_conformance.pipeline.summary import validate_summary as validate
+    from pytest_rmq_conformance.pipeline.checks import validate_summary as validate
 
     validate(summary, "sweep-producer-summary")
 

@@ -1,36 +1,33 @@
-"""The sweep report: ``summary.json`` as Markdown and a self-contained HTML page, with three plots.
+"""Internal: the allocation sweep's report, ``summary.json`` as Markdown and an HTML page, with three plots.
 
 :func:`render_markdown` and :func:`render_html` are pure and render the same content;
-:func:`write_report` also draws the plots (:mod:`~pytest_rmq_conformance.pipeline.plots`, which
-needs matplotlib, the ``sweep`` extra) and writes every file atomically.
+:func:`write_report` also draws the plots (:mod:`~pytest_rmq_conformance.pipeline.consumer.plots`,
+which needs matplotlib, the ``sweep`` extra) and writes every file atomically.
 """
 
 from __future__ import annotations
 
-import html
-import os
-import re
-import secrets
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from pytest_rmq_conformance.pipeline.plots import CHURN_PLOT, COST_PLOT, IMBALANCE_PLOT, draw, label, span
+from pytest_rmq_conformance.pipeline.consumer.plots import CHURN_PLOT, COST_PLOT, IMBALANCE_PLOT, draw, label
+from pytest_rmq_conformance.pipeline.pages import (
+    Block,
+    Code,
+    Heading,
+    Image,
+    Para,
+    Table,
+    html_of,
+    markdown_of,
+    span,
+    write_pages,
+)
 
 __all__ = [
     "write_report",
     "render_markdown",
     "render_html",
-    "markdown_of",
-    "html_of",
-    "write_atomic",
-    "write_pages",
-    "Heading",
-    "Para",
-    "Table",
-    "Code",
-    "Image",
-    "Block",
     "CHURN_PLOT",
     "IMBALANCE_PLOT",
     "COST_PLOT",
@@ -46,35 +43,6 @@ STRATEGY_HEADERS = (
 )  # fmt: skip
 EXAMPLE_HEADERS = ("Strategy", "Queues moved", "Lower bound (queues)", "Own queues", "Violations")
 KIND_HEADERS = ("Violation", "Scenarios", "Occurrences")
-_MD_SPECIAL = "\\`*|<"
-
-
-class Heading(NamedTuple):
-    level: int
-    text: str
-
-
-class Para(NamedTuple):
-    text: str
-
-
-class Table(NamedTuple):
-    headers: Sequence[str]
-    rows: Sequence[Sequence[str]]
-    align: str  # one letter a column: "l" or "r"
-
-
-class Code(NamedTuple):
-    summary: str
-    text: str
-
-
-class Image(NamedTuple):
-    alt: str
-    src: str
-
-
-Block = Heading | Para | Table | Code | Image
 
 
 # ----------------------------------------------------------------- content
@@ -255,125 +223,14 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
     )
 
 
-# ---------------------------------------------------------------- Markdown
-
-
-def _md_text(text: str) -> str:
-    """One line of Markdown text: specials backslash-escaped (so no raw HTML gets through)."""
-    text = " ".join(str(text).split())
-    return "".join("\\" + c if c in _MD_SPECIAL else c for c in text)
-
-
-def _md_table(table: Table) -> str:
-    rule = ["---:" if a == "r" else ":---" for a in table.align]
-    lines = [table.headers, rule, *table.rows]
-    return "\n".join("| " + " | ".join(map(_md_text, cells)) + " |" for cells in lines)
-
-
-def _md_code(code: Code) -> str:
-    longest = max(map(len, re.findall("`+", code.text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"<details><summary>{html.escape(code.summary)}</summary>\n\n{fence}json\n{code.text}\n{fence}\n\n</details>"
-
-
-def _md_block(block: Block) -> str:
-    if isinstance(block, Heading):
-        return "#" * block.level + " " + _md_text(block.text)
-    if isinstance(block, Para):
-        return _md_text(block.text)
-    if isinstance(block, Table):
-        return _md_table(block)
-    if isinstance(block, Code):
-        return _md_code(block)
-    return f"![{_md_text(block.alt)}]({block.src})"
-
-
-def markdown_of(blocks: Sequence[Block]) -> str:
-    """``blocks`` as Markdown."""
-    return "\n\n".join(_md_block(block) for block in blocks) + "\n"
-
-
 def render_markdown(summary: dict[str, Any]) -> str:
     """The report as Markdown."""
     return markdown_of(_blocks(summary))
 
 
-# -------------------------------------------------------------------- HTML
-
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #222; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; }
-th { background: #f0f0f0; }
-td.r, th.r { text-align: right; font-variant-numeric: tabular-nums; }
-td.l, th.l { text-align: left; }
-details { margin: 0 0 1rem 1rem; }
-pre { background: #f6f6f6; padding: 0.5rem; white-space: pre-wrap; word-break: break-all; }
-img { max-width: 100%; display: block; margin: 1rem 0; }
-"""
-
-
-def _html_row(cells: Sequence[str], align: str, tag: str) -> str:
-    return "<tr>" + "".join(f'<{tag} class="{a}">{html.escape(c)}</{tag}>' for c, a in zip(cells, align)) + "</tr>"
-
-
-def _html_table(table: Table) -> str:
-    head = _html_row(table.headers, table.align, "th")
-    body = "\n".join(_html_row(row, table.align, "td") for row in table.rows)
-    return f'<div class="scroll"><table>\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table></div>'
-
-
-def _html_block(block: Block) -> str:
-    if isinstance(block, Heading):
-        return f"<h{block.level}>{html.escape(block.text)}</h{block.level}>"
-    if isinstance(block, Para):
-        return f"<p>{html.escape(block.text)}</p>"
-    if isinstance(block, Table):
-        return _html_table(block)
-    if isinstance(block, Code):
-        return f"<details><summary>{html.escape(block.summary)}</summary><pre>{html.escape(block.text)}</pre></details>"
-    return f'<img src="{html.escape(block.src)}" alt="{html.escape(block.alt)}">'
-
-
-def html_of(blocks: Sequence[Block], title: str) -> str:
-    """``blocks`` as one self-contained HTML page titled ``title`` (images are relative links)."""
-    body = "\n".join(_html_block(block) for block in blocks)
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n"
-        f"<body>\n{body}\n</body>\n</html>\n"
-    )
-
-
 def render_html(summary: dict[str, Any]) -> str:
     """The report as one self-contained HTML page (the plots are relative links)."""
     return html_of(_blocks(summary), TITLE)
-
-
-# ------------------------------------------------------------------ writing
-
-
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Writes ``path`` through a temporary file beside it, so it is never left half written."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        with open(temporary, "xb") as stream:  # the umask's permissions, unlike mkstemp's 0600
-            stream.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return path
-
-
-def write_pages(out_dir: Path, blocks: Sequence[Block], title: str, plots: dict[str, bytes]) -> list[Path]:
-    """Writes ``report.md``, ``report.html`` (``blocks`` under ``title``) and ``plots`` (PNG bytes
-    by file name) into ``out_dir``, each atomically; returns their paths."""
-    files = {**plots, "report.md": markdown_of(blocks).encode("utf-8"), "report.html": html_of(blocks, title).encode("utf-8")}
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    return [write_atomic(out_dir / name, data) for name, data in files.items()]
 
 
 def write_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:

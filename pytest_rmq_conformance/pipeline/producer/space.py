@@ -1,4 +1,6 @@
-"""The producer sweep's scenario space: scenario ``i`` of a seed is the same on any machine and
+"""Internal: the producer sweep's scenario space.
+
+The producer sweep's scenario space: scenario ``i`` of a seed is the same on any machine and
 in any partition, drawn from its own generator seeded by ``(seed, i)``; the fault patterns take
 turns (``i % len(patterns)``), so that each gets as many scenarios as the others.
 
@@ -17,7 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pytest_rmq_conformance.pipeline.producer_sim import PATTERNS, Scenario
+from pytest_rmq_conformance.pipeline.producer.sim import PATTERNS, Scenario
 from pytest_rmq_conformance.releases import RELEASES
 
 __all__ = ["ProducerSpace", "CONFIGURATIONS", "parse_patterns"]

@@ -1,4 +1,6 @@
-"""The producer sweep report's plots, drawn from ``summary.json`` data (never from result rows).
+"""Internal: the producer sweep report's plots.
+
+The producer sweep report's plots, drawn from ``summary.json`` data (never from result rows).
 
 :func:`draw` renders three PNGs: the share of sends whose first attempt went to the degraded
 broker, the time until traffic returned to it after recovery, and each release's isolation table
@@ -8,10 +10,10 @@ beside the documented figures. matplotlib (the ``sweep`` extra) is imported only
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.plots import figure_class, png_bytes
+from pytest_rmq_conformance.pipeline.figures import figure_class, png_bytes, samples
 
 __all__ = ["draw", "share_figure", "recovery_figure", "isolation_figure", "SHARE_PLOT", "RECOVERY_PLOT", "ISOLATION_PLOT",
            "PATTERN_TITLES", "groups_of", "label", "columns", "user_strategies", "is_reference"]
@@ -33,8 +35,9 @@ SETTING_STYLE = {
 }
 RELEASE_COLOURS = ("#D55E00", "#009E73", "#0072B2", "#CC79A7")
 PANEL_WIDTH = 3.3
-#: inches: a figure of one row of panels is at most this wide
-MAX_WIDTH = 18.0
+#: inches: a figure of one row of panels is at most this wide (three panels of three bars, so that a
+#: panel stays legible on a narrow screen too)
+MAX_WIDTH = 11.5
 BAR = 0.38
 
 
@@ -85,6 +88,18 @@ def _ticks(ax, names: list[str], summary: dict[str, Any]) -> None:
         ax.axvline(len(names) - len(mine) - 0.5, color="grey", linestyle=":", linewidth=1)
 
 
+def _per_bar(groups: Iterable[dict[str, Any]], key: str, what: str) -> str:
+    """The samples behind each bar of a panel: ``"n = 1,200 sends a bar"`` (a range where bars differ)."""
+    counts = sorted({int(g[key]) for g in groups}) or [0]
+    low, high = counts[0], counts[-1]
+    return f"{samples(low, what)} a bar" if low == high else f"n = {low:,}–{high:,} {what} a bar"
+
+
+def _total(summary: dict[str, Any], patterns: Sequence[str], key: str, what: str) -> str:
+    """The samples behind a whole figure: its patterns' groups summed."""
+    return samples(sum(int(g[key]) for g in summary["groups"] if g["pattern"] in patterns), what)
+
+
 def _empty(text: str):
     fig = figure_class()(figsize=(5, 3), layout="constrained")
     ax = fig.subplots()
@@ -132,7 +147,7 @@ def _share_axes(ax, summary: dict[str, Any], pattern: str, releases: list[str]) 
         ax.hlines([u for _, u in uniform], [x - BAR / 2 for x, _ in uniform], [x + BAR / 2 for x, _ in uniform],
                   color="black", linestyle="--", linewidth=1.2, label="round robin's share (1 / brokers)")
     _ticks(ax, releases, summary)
-    ax.set_title(PATTERN_TITLES.get(pattern, pattern), fontsize=10)
+    ax.set_title(f"{PATTERN_TITLES.get(pattern, pattern)}\n{_per_bar(groups.values(), 'sends', 'sends')}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
 
 
@@ -149,7 +164,11 @@ def share_figure(summary: dict[str, Any]):
     axes[0].set_ylim(0, axes[0].get_ylim()[1] * room)
     for ax in firsts:
         ax.set_ylabel("sends whose first attempt went to\nthe degraded broker (% of sends during the fault)")
-    fig.suptitle("Does sendLatencyFaultEnable keep sends away from the degraded broker? (lower is better)")
+    fig.suptitle(
+        "Does sendLatencyFaultEnable keep sends away from the degraded broker? (lower is better)\n"
+        f"{_total(summary, patterns, 'sends', 'sends during the fault')} in "
+        f"{sum(g['scenarios'] for g in summary['groups'] if g['pattern'] in patterns):,} scenario runs"
+    )
     _legend_below(fig, axes)
     return fig
 
@@ -178,7 +197,7 @@ def _recovery_axes(ax, summary: dict[str, Any], pattern: str, releases: list[str
             ax.annotate(text, (x, top), textcoords="offset points", xytext=(0, 5), ha="center", va="bottom", fontsize=7)
     ax.set_yscale("symlog", linthresh=1, linscale=0.6)
     _ticks(ax, releases, summary)
-    ax.set_title(PATTERN_TITLES.get(pattern, pattern), fontsize=10)
+    ax.set_title(f"{PATTERN_TITLES.get(pattern, pattern)}\n{_per_bar(groups.values(), 'scenarios', 'scenarios')}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
 
 
@@ -200,7 +219,11 @@ def recovery_figure(summary: dict[str, Any]):
         ax.set_ylim(0, max(10.0, top) * 4)  # room for the labels above the tallest mark
     for ax in firsts:
         ax.set_ylabel("until traffic returns (s; log scale above 1 s)\nbar and number: median; mark: slowest")
-    fig.suptitle("After the broker recovers, how long until it gets sends again? (lower is better)")
+    fig.suptitle(
+        "After the broker recovers, how long until it gets sends again? (lower is better)\n"
+        f"{_total(summary, patterns, 'scenarios', 'scenario runs')}, of which "
+        f"{sum(g['returned'] for g in summary['groups'] if g['pattern'] in patterns):,} saw the broker get sends again"
+    )
     _legend_below(fig, axes)
     return fig
 
@@ -252,7 +275,12 @@ def isolation_figure(summary: dict[str, Any]):
     ax.set_xlabel("latency of the last send to the broker (ms, log scale)")
     ax.set_ylabel("the broker is kept out for (s)\nlog scale above 1 s")
     ax.grid(alpha=0.3, which="both")
-    ax.set_title("Isolation after a send: each release's tables against the documentation")
+    releases = len(summary["isolation"]["releases"])
+    ax.set_title(
+        "Isolation after a send: each release's tables against the documentation\n"
+        f"{samples(releases, 'releases')}: computed by each port, not sampled",
+        fontsize=10,
+    )
     ax.legend(loc="upper left", fontsize=8)
     return fig
 

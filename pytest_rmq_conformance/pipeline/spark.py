@@ -1,9 +1,10 @@
-"""The sweep on Spark: scenario ids as a DataFrame, evaluated partition by partition through
-Arrow (``mapInArrow``), per-scenario results as Parquet, per-strategy aggregates as
-``summary.json``. What Spark's JVM prints goes to ``spark.log`` beside them.
+"""Internal: the Spark plumbing every sweep mode shares.
 
-Outputs appear atomically: everything is written under a temporary directory next to ``out``
-and moved into place once complete, so ``out`` never holds a half-written report.
+A session on a master (Spark's own logging quietened, what the JVM prints sent to
+``spark.log``), result columns as Arrow and Spark types, ids evaluated in partitions with
+progress lines, and outputs that appear atomically: everything is written under a staging
+directory next to ``out`` and moved into place once complete, so ``out`` never holds a
+half-written report.
 """
 
 from __future__ import annotations
@@ -17,42 +18,31 @@ import threading
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.errors import SparkStartError, SweepError, SweepFailed
-from pytest_rmq_conformance.pipeline.evaluate import RESULT_FIELDS, Evaluator, sweep_entries
-from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example
-from pytest_rmq_conformance.pipeline.summary import summarize, validate_summary
+from pytest_rmq_conformance.pipeline.errors import SparkStartError, SweepFailed
 
 __all__ = [
-    "run_sweep",
-    "evaluate_batches",
     "spark_session",
     "with_retries",
     "arrow_schema",
     "spark_ddl",
     "staged",
     "Progress",
+    "progress_line",
+    "partitions_for",
+    "run_batches",
     "write_json",
     "publish",
-    "EXAMPLES",
-    "SweepError",
-    "SparkStartError",
-    "SweepFailed",
 ]
 
-#: the comparisons the report leads with: (title, queues, consumers, which client leaves or None to join)
-EXAMPLES = [
-    ("24 queues, 4 clients, the second leaves", 24, 4, 1),
-    ("24 queues, 4 clients, a fifth joins", 24, 4, None),
-]
 _LOG4J = Path(__file__).with_name("log4j2.properties")
 
 
-def arrow_schema(fields: Sequence[tuple[str, str]] = RESULT_FIELDS):
+def arrow_schema(fields: Sequence[tuple[str, str]]):
     """The Arrow schema of result rows with ``fields`` (``(name, kind)`` pairs)."""
     import pyarrow as pa
 
@@ -68,7 +58,7 @@ def arrow_schema(fields: Sequence[tuple[str, str]] = RESULT_FIELDS):
     return pa.schema([(name, types[kind]) for name, kind in fields])
 
 
-def spark_ddl(fields: Sequence[tuple[str, str]] = RESULT_FIELDS) -> str:
+def spark_ddl(fields: Sequence[tuple[str, str]]) -> str:
     """The same columns as Spark's DDL string."""
     types = {
         "int64": "bigint",
@@ -80,28 +70,6 @@ def spark_ddl(fields: Sequence[tuple[str, str]] = RESULT_FIELDS) -> str:
         "list<int64>": "array<bigint>",
     }
     return ", ".join(f"{name} {types[kind]}" for name, kind in fields)
-
-
-def evaluate_batches(entries: Sequence[tuple[str, str | None]], space: SweepSpace, version: str, timeout: float | None):
-    """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
-
-    def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
-        schema = arrow_schema()
-        evaluators = [Evaluator(spec, version, timeout, family) for spec, family in entries]
-        try:
-            for batch in batches:
-                rows: list[dict[str, Any]] = []
-                for index in batch.column(0).to_pylist():
-                    plan = space.plan(index)
-                    rows.extend(evaluator.evaluate(plan, index) for evaluator in evaluators)
-                yield pa.RecordBatch.from_pylist(rows, schema=schema)
-        finally:
-            for evaluator in evaluators:
-                evaluator.close()
-
-    return run
 
 
 def with_retries(master: str, attempts: int = 4) -> str:
@@ -219,11 +187,6 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def entry_labels(entries: Sequence[tuple[str, str | None]]) -> list[str]:
-    """A strategy's name in the summaries: its spec, with the family it was bound to."""
-    return [spec if family is None else f"{spec} [{family}]" for spec, family in entries]
-
-
 def partitions_for(session, partitions: int | None) -> int:
     """``partitions`` when given, else four a core of Spark's (at least 2)."""
     return partitions or max(2, session.sparkContext.defaultParallelism * 4)
@@ -239,53 +202,6 @@ def run_batches(
     with Progress(session, parts, progress, say):
         results.write.mode("overwrite").parquet(str(folder))
     return session.read.parquet(str(folder))
-
-
-def run_sweep(
-    specs: Sequence[str],
-    space: SweepSpace,
-    out: Path,
-    *,
-    version: str = "5.3.3",
-    master: str = "local[*]",
-    partitions: int | None = None,
-    timeout: float | None = 2.0,
-    report: bool = True,
-    progress: bool = True,
-    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
-    spark=None,
-) -> dict[str, Any]:
-    """Evaluate ``space`` for every spec on Spark and write ``out/results/`` (Parquet),
-    ``out/summary.json`` and, with ``report``, ``out/report.md``, ``out/report.html`` and the
-    plots. Returns the summary."""
-    started = time.perf_counter()
-    out = Path(out)
-    with staged(out, master, spark) as (staging, session):
-        entries = sweep_entries(specs, version, timeout)
-        labels = entry_labels(entries)
-        parts = partitions_for(session, partitions)
-        say(f"rmq-conformance sweep: {space.count} scenarios x {len(labels)} strategies on {master}, {parts} partitions")
-        batches = evaluate_batches(entries, space, version, timeout)
-        stored = run_batches(session, space.count, parts, batches, spark_ddl(), staging / "results", progress, say)
-        summary = summarize(
-            stored,
-            specs=labels,
-            space=space,
-            version=version,
-            master=master,
-            partitions=parts,
-            examples=_examples(entries, version, timeout),
-        )
-        summary["elapsed_seconds"] = round(time.perf_counter() - started, 2)
-        validate_summary(summary)
-        write_json(staging / "summary.json", summary)
-        if report:
-            from pytest_rmq_conformance.pipeline.report import write_report
-
-            write_report(summary, staging)
-        publish(staging, out)
-    say(f"rmq-conformance sweep: wrote {out} in {summary['elapsed_seconds']:.1f} s")
-    return summary
 
 
 def _gist(exc: BaseException) -> str:
@@ -356,31 +272,6 @@ def staged(out: Path, master: str, spark):
                 spark.stop()
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-
-
-def _examples(entries: Sequence[tuple[str, str | None]], version: str, timeout: float | None) -> list[dict[str, Any]]:
-    """The fixed comparisons, evaluated on the driver (they are a handful of calls)."""
-    evaluators = [Evaluator(spec, version, timeout, family) for spec, family in entries]
-    examples = []
-    for title, queues, consumers, leaver in EXAMPLES:
-        plan = fixed_example(queues, consumers, leaver)
-        rows = []
-        for evaluator in evaluators:
-            row = evaluator.evaluate(plan)
-            rows.append(
-                {
-                    "spec": evaluator.spec,
-                    "name": row["name"],
-                    "moved": row["moved"],
-                    "lower_bound": row["lower_bound"],
-                    "own": row["own"],
-                    "violations": sorted(set(row["violation_kinds"])),
-                }
-            )
-        examples.append({"title": title, "rows": rows})
-    for evaluator in evaluators:
-        evaluator.close()
-    return examples
 
 
 def publish(staging: Path, out: Path) -> None:

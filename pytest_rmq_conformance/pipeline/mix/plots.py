@@ -1,4 +1,6 @@
-"""The mix sweep report's plots, drawn from ``summary.json`` data: per strategy and mix, the share
+"""Internal: the mix sweep report's plots.
+
+The mix sweep report's plots, drawn from ``summary.json`` data: per strategy and mix, the share
 of scenario mixes with double-taken and with orphaned queues (consumer side); per strategy, the
 share of names split between Java's queue and the strategy's at each queue count (producer side).
 Every bar and title says its n. matplotlib is imported only here, on Agg."""
@@ -7,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.group_plots import _style
-from pytest_rmq_conformance.pipeline.plots import figure_class, png_bytes
+from pytest_rmq_conformance.pipeline.figures import figure_class, png_bytes
+from pytest_rmq_conformance.pipeline.groups.plots import line_style
 
 __all__ = ["draw", "consumer_figure", "split_figure"]
 
@@ -83,7 +85,7 @@ def split_figure(summary: dict[str, Any]):
             [r["queues"] for r in rows],
             [100 * r["split_share"] for r in rows],
             label=_short(label, 60),
-            **_style(index + 1),
+            **line_style(index + 1),
         )
     low, high = part["space"]["queues"]
     if high > low:

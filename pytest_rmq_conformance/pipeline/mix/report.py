@@ -1,5 +1,7 @@
-"""The mix sweep's report: ``summary.json`` as Markdown and a self-contained HTML page, with its
-plots, rendered with the allocation report's blocks. :func:`table_markdown` is the verdict table
+"""Internal: the mix sweep's report.
+
+The mix sweep's report: ``summary.json`` as Markdown and a self-contained HTML page, with its
+plots, rendered as :mod:`~pytest_rmq_conformance.pipeline.pages`. :func:`table_markdown` is the verdict table
 alone, for other pages to embed (``clients/report.py``)."""
 
 from __future__ import annotations
@@ -7,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.report import Block, Code, Heading, Image, Para, Table, markdown_of, write_pages
+from pytest_rmq_conformance.pipeline.pages import Block, Code, Heading, Image, Para, Table, markdown_of, write_pages
 
 __all__ = ["write_mix_report", "verdict_lines", "table_markdown", "TITLE", "CONSUMER_PLOT", "SPLIT_PLOT"]
 
@@ -227,6 +229,6 @@ def _blocks(summary: dict[str, Any]) -> list[Block]:
 
 def write_mix_report(summary: dict[str, Any], out_dir: Path) -> list[Path]:
     """Writes ``report.md``, ``report.html`` and the plots of the sides swept into ``out_dir``."""
-    from pytest_rmq_conformance.pipeline.mix_plots import draw
+    from pytest_rmq_conformance.pipeline.mix.plots import draw
 
     return write_pages(out_dir, _blocks(summary), TITLE, draw(summary))

@@ -1,11 +1,13 @@
-"""``sweep --mix`` on Spark: what sharing a group with Java clients costs a strategy.
+"""Internal: the mix sweep on Spark.
+
+``sweep --mix`` on Spark: what sharing a group with Java clients costs a strategy.
 
 The consumer side (:func:`run_mix_sweep`) maps scenario ids to result rows, one per scenario,
-strategy and mix (:mod:`.mix_consumer`); the producer side (:func:`run_mix_groups_sweep`) tallies
-each partition's names per strategy and queue count (:mod:`.mix_groups`). Spark sums them into
+strategy and mix (:mod:`.consumer`); the producer side (:func:`run_mix_groups_sweep`) tallies
+each partition's names per strategy and queue count (:mod:`.groups`). Spark sums them into
 ``summary.json``, whose ``verdicts`` say per strategy and family whether it is safe to mix with
 Java, what breaks, how often, and the worst case with what replays it. The session, staging,
-atomic publication and errors are the allocation sweep's (:mod:`.job`).
+atomic publication and errors are :mod:`~pytest_rmq_conformance.pipeline.spark`'s.
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-from pytest_rmq_conformance.pipeline.job import (
+from pytest_rmq_conformance.pipeline.consumer.job import entry_labels
+from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.mix.consumer import MIX_FIELDS, MIXES, MixEvaluator
+from pytest_rmq_conformance.pipeline.mix.groups import GROUP_FIELDS
+from pytest_rmq_conformance.pipeline.spark import (
     arrow_schema,
-    entry_labels,
     partitions_for,
     publish,
     run_batches,
@@ -30,9 +35,6 @@ from pytest_rmq_conformance.pipeline.job import (
     staged,
     write_json,
 )
-from pytest_rmq_conformance.pipeline.mix_consumer import MIX_FIELDS, MIXES, MixEvaluator
-from pytest_rmq_conformance.pipeline.mix_groups import GROUP_FIELDS
-from pytest_rmq_conformance.pipeline.space import SweepSpace
 
 __all__ = ["run_mix_sweep", "run_mix_groups_sweep", "validate_mix_summary", "merge_summaries", "empty_summary"]
 
@@ -44,7 +46,7 @@ def _say_to_stderr(line: str) -> None:
 
 
 def validate_mix_summary(summary: dict[str, Any]) -> None:
-    from pytest_rmq_conformance.pipeline.summary import validate_summary
+    from pytest_rmq_conformance.pipeline.checks import validate_summary
 
     validate_summary(summary, "sweep-mix-summary")
 
@@ -308,7 +310,7 @@ def run_mix_sweep(
         validate_mix_summary(summary)
         write_json(staging / "summary.json", summary)
         if report:
-            from pytest_rmq_conformance.pipeline.mix_report import write_mix_report
+            from pytest_rmq_conformance.pipeline.mix.report import write_mix_report
 
             write_mix_report(summary, staging)
         publish(staging, out)
@@ -322,7 +324,7 @@ def _group_batches(entries: Sequence[tuple[str, str]], space: GroupSpace, timeou
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from pytest_rmq_conformance.pipeline.mix_groups import mappers, mix_tally
+        from pytest_rmq_conformance.pipeline.mix.groups import mappers, mix_tally
 
         chosen = mappers(entries, space, timeout)
         try:
@@ -456,7 +458,7 @@ def run_mix_groups_sweep(
     ``space``'s names beside a Java producer, at every queue count; writes ``out/results/``
     (Parquet: a row per strategy and queue count), ``out/summary.json`` and, with ``report``,
     the report and its plots. Returns the summary."""
-    from pytest_rmq_conformance.pipeline.mix_groups import label
+    from pytest_rmq_conformance.pipeline.mix.groups import label
 
     started = time.perf_counter()
     out = Path(out)
@@ -488,7 +490,7 @@ def run_mix_groups_sweep(
         write_json(staging / "summary.json", summary)
         shutil.rmtree(staging / "tallies", ignore_errors=True)
         if report:
-            from pytest_rmq_conformance.pipeline.mix_report import write_mix_report
+            from pytest_rmq_conformance.pipeline.mix.report import write_mix_report
 
             write_mix_report(summary, staging)
         publish(staging, out)
