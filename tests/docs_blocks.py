@@ -165,7 +165,7 @@ def _installed(extra: str | None = None) -> str | None:
 
 
 INSTALLED = {
-    "pip install .": lambda: _installed(),
+    "pip install .": _installed,
     "pip install '.[sweep]'": lambda: _installed("sweep"),
 }
 
