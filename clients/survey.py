@@ -143,6 +143,13 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+INTRO = (
+    "Surveyed {date}, each package read at its newest version: what it balances in its own code "
+    "(the suite's families), what it hands to something else, and whether this report judges it."
+)
+REFRESH = "python clients/survey.py --refresh"
+
+
 def to_markdown(path: Path = SURVEY) -> str:
     """The survey as a Markdown section (``##``), one table row per package."""
     data = load(path, versions=None)
@@ -151,8 +158,7 @@ def to_markdown(path: Path = SURVEY) -> str:
     lines = [
         "## Every npm and PyPI package named for RocketMQ",
         "",
-        f"Surveyed {head['date']}, each package read at its newest version: what it balances in its own code "
-        "(the suite's families), what it hands to something else, and whether this report judges it.",
+        INTRO.format(date=head["date"]),
         "",
         "| registry | packages | balance in their own code | judged here |",
         "| --- | ---: | ---: | ---: |",
@@ -177,14 +183,15 @@ def to_markdown(path: Path = SURVEY) -> str:
         "",
         f"How npm was enumerated: {' '.join(head['npm'].split())}",
         "",
-        "`python clients/survey.py --refresh` asks both registries again and prints what moved.",
+        f"`{REFRESH}` asks both registries again and prints what moved.",
         "",
     ]
     return "\n".join(lines)
 
 
 def to_html(path: Path = SURVEY) -> str:
-    """The survey as an HTML fragment (a ``section``), the same rows as ``to_markdown``."""
+    """The survey as an HTML fragment (a ``section``), the same prose and rows as ``to_markdown``,
+    each table in a box of its own that scrolls sideways on a narrow screen."""
     data = load(path, versions=None)
     head, packages = data["survey"], data["package"]
     esc = html.escape
@@ -195,17 +202,20 @@ def to_html(path: Path = SURVEY) -> str:
         for p in _ordered(packages)
     )
     counts = "\n".join(
-        f"<tr><td>{registry}</td><td>{total}</td><td>{own}</td><td>{judged}</td></tr>"
+        f'<tr><td>{registry}</td><td class="r">{total}</td><td class="r">{own}</td><td class="r">{judged}</td></tr>'
         for registry, (total, own, judged) in _counts(packages).items()
     )
     return (
         '<section id="survey">\n<h2>Every npm and PyPI package named for RocketMQ</h2>\n'
-        f"<p>Surveyed {esc(head['date'])}, each package read at its newest version.</p>\n"
-        "<table>\n<tr><th>registry</th><th>packages</th><th>balance in their own code</th><th>judged here</th></tr>\n"
-        f"{counts}\n</table>\n<table>\n<tr><th>registry</th><th>package</th><th>newest</th><th>balances in its own code</th>"
-        f"<th>delegates</th><th>judged</th><th>why</th></tr>\n{rows}\n</table>\n"
+        f"<p>{esc(INTRO.format(date=head['date']))}</p>\n"
+        '<div class="scroll"><table>\n<thead><tr><th>registry</th><th>packages</th><th>balance in their own code</th>'
+        f"<th>judged here</th></tr></thead>\n<tbody>\n{counts}\n</tbody>\n</table></div>\n"
+        '<div class="scroll"><table class="survey">\n<thead><tr><th>registry</th><th>package</th><th>newest</th>'
+        "<th>balances in its own code</th><th>delegates</th><th>judged</th><th>why</th></tr></thead>\n"
+        f"<tbody>\n{rows}\n</tbody>\n</table></div>\n"
         f"<p>How PyPI was enumerated: {esc(' '.join(head['pypi'].split()))}</p>\n"
-        f"<p>How npm was enumerated: {esc(' '.join(head['npm'].split()))}</p>\n</section>\n"
+        f"<p>How npm was enumerated: {esc(' '.join(head['npm'].split()))}</p>\n"
+        f"<p><code>{REFRESH}</code> asks both registries again and prints what moved.</p>\n</section>\n"
     )
 
 

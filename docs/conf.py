@@ -16,23 +16,19 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinxarg.ext",
+    "html_anchors",
     "rmq_reference",
 ]
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-# the generated reports and sweep outputs beside the site's pages are committed artefacts, not pages
-exclude_patterns = [
-    "_build",
-    "clients.md",
-    "clients-trend.md",
-    "sweep/**",
-    "group-sweep/**",
-    "mixing/**",
-]
+# mixing/table.md is the mixing table that docs/clients.md and the README embed, not a page
+exclude_patterns = ["_build", "mixing/table.md"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
+# links between pages resolve in the standard domain only (sphinx-argparse's domain answers none)
+myst_ref_domains = ["std"]
 
 nitpicky = True
 autodoc_member_order = "bysource"

@@ -4,11 +4,13 @@ No network: the refusal runs the suite's own Python harness."""
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -81,7 +83,9 @@ def test_the_readmes_clients_table_is_the_committed_reports(report):
     assert shown is not None, "README.md has no clients:start / clients:end markers"
     committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
     mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
-    assert shown[1] == report.showcase(committed["tables"], mix, committed["sort"], link="docs/clients.md"), "run: python clients/report.py --readme README.md"
+    assert shown[1] == report.showcase(committed["tables"], mix, committed["sort"], link="docs/clients.md"), (
+        "run: python clients/report.py --readme README.md"
+    )
 
 
 def test_every_showcase_link_lands_on_an_anchor_of_the_report(report):
@@ -97,7 +101,9 @@ NODE_EXAMPLE = ROOT / "examples" / "harness-node" / "harness.js"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
-@pytest.mark.parametrize(("broken", "agrees"), [("", True), ("--broken=codepoint-sort", False)], ids=["sound", "codepoint-sort"])
+@pytest.mark.parametrize(
+    ("broken", "agrees"), [("", True), ("--broken=codepoint-sort", False)], ids=["sound", "codepoint-sort"]
+)
 def test_the_sort_check_of_an_allocation_client_passes_a_sound_sort_and_names_a_wrong_one(report, broken, agrees):
     harness = "exec:" + shlex.join(["node", str(NODE_EXAMPLE), *([broken] if broken else [])])
     clients = {"example": {"harness": harness, "pinned": "1", "kinds": ["allocation"], "releases": ["4.9.8"]}}
@@ -114,3 +120,189 @@ def test_the_sort_check_of_an_allocation_client_passes_a_sound_sort_and_names_a_
 def test_a_client_of_another_kind_has_no_sort_row(report):
     clients = {"grpc-only": {"harness": "exec:false", "pinned": "1", "kinds": ["grpc"], "releases": ["5.3.3"]}}
     assert report.sort_checks(clients) == []
+
+
+# -- the HTML page ---------------------------------------------------------------------------------
+
+
+def _committed(report):
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
+    mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
+    causes = (ROOT / "clients" / "causes.md").read_text(encoding="utf-8")
+    return committed["tables"], causes, mix, committed["sort"]
+
+
+@pytest.fixture(scope="module")
+def page():
+    return (ROOT / "docs" / "clients.html").read_text(encoding="utf-8")
+
+
+def test_the_committed_pages_are_what_the_committed_data_makes(report, page):
+    """Both pages are made from one model: the committed JSON, the mixing summary and causes.md
+    make them again byte for byte, so neither can gain or lose a section alone."""
+    data = _committed(report)
+    assert report.markdown(*data) == (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    assert report.html(*data) == page, "run: tox -e clients"
+
+
+def test_the_html_has_the_markdowns_sections_in_its_order_with_its_anchors(page):
+    text = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    titles = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert titles[:2] == ["The 5.x gRPC clients' balancers", "Consumer queue allocation"]
+    assert {"The rebalance sort", "Mixing with Java", "Why they differ"} <= set(titles)
+    shown = [re.sub(r"<[^>]+>", "", title) for title in re.findall(r"<h2[^>]*>(.*?)</h2>", page)]
+    assert [html.unescape(title) for title in shown] == titles
+    anchors = re.findall(r'<a id="([^"]+)"></a>', text)
+    assert {"d1", "producer-d1", "rebalance-sort", "mixing-with-java"} <= set(anchors)
+    at = [page.find(f'id="{anchor}"') for anchor in anchors]
+    assert -1 not in at, [anchor for anchor, where in zip(anchors, at) if where == -1]
+    assert at == sorted(at), "the anchors are not in the Markdown's order"
+    assert page.index("<table") < page.index('id="d1"')  # the showcase comes first, as in the Markdown
+    for heading in re.findall(
+        r"^#{2,3} (.+)$", (ROOT / "clients" / "causes.md").read_text(encoding="utf-8"), flags=re.M
+    ):
+        assert f">{html.escape(heading, quote=False)}</h" in page, heading
+
+
+def test_every_link_of_the_readme_into_the_report_lands_in_the_html_too(page):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = set(re.findall(r"docs/clients\.md#([\w-]+)", readme))
+    assert {"d1", "producer-d2", "rebalance-sort", "mixing-with-java"} <= links
+    ids = set(re.findall(r'\sid="([^"]+)"', page))
+    assert links <= ids, sorted(links - ids)
+    internal = set(re.findall(r'href="#([^"]+)"', page))
+    assert internal <= ids, sorted(internal - ids)
+
+
+def test_the_committed_html_reads_on_a_phone(report, page):
+    assert report.html_problems(page) == []
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert page.count("<table") == page.count('<div class="scroll') > 5
+
+
+@pytest.mark.parametrize(
+    ("broken", "problem"),
+    [
+        pytest.param(
+            lambda page: page.replace('<meta name="viewport" content="width=device-width, initial-scale=1">', ""),
+            'no <meta name="viewport"',
+            id="no-viewport",
+        ),
+        pytest.param(
+            lambda page: page.replace('<div class="scroll">', "<div>", 1),
+            "table 1 is inside 'div.'",
+            id="table-outside-a-scroll-box",
+        ),
+        pytest.param(
+            lambda page: page.replace("</body>", "<section><table><tr><td>x</td></tr></table></section></body>"),
+            "is inside 'section.'",
+            id="survey-like-bare-table",
+        ),
+        pytest.param(lambda page: page.replace('id="d2"', 'id="d1"', 1), "id 'd1' is given twice", id="twice"),
+    ],
+)
+def test_a_page_that_would_not_read_on_a_phone_is_told(report, page, broken, problem):
+    problems = report.html_problems(broken(page))
+    assert any(problem in line for line in problems), problems
+
+
+CAUSES = """## Why they differ, 1 < 2
+
+Read `a<b>` and **bold with `code` in it**, see [the matrix](matrix.md#d1).
+A second line & more.
+
+### some-client 1.0.2
+
+- **First.** continued
+  on an indented line with `x_y`.
+- Second, AVG_BY_CIRCLE as is.
+
+Closing paragraph.
+"""
+
+
+def test_the_causes_render_as_headings_paragraphs_lists_and_code_escaped(report):
+    shown = report.prose_html(CAUSES, "causes.md")
+    assert '<h2 id="why-they-differ-1--2">Why they differ, 1 &lt; 2</h2>' in shown
+    assert '<h3 id="some-client-102">some-client 1.0.2</h3>' in shown
+    assert (
+        "<p>Read <code>a&lt;b&gt;</code> and <strong>bold with <code>code</code> in it</strong>, see "
+        '<a href="matrix.md#d1">the matrix</a>. A second line &amp; more.</p>'
+    ) in shown
+    assert (
+        "<ul><li><strong>First.</strong> continued on an indented line with <code>x_y</code>.</li>"
+        "<li>Second, AVG_BY_CIRCLE as is.</li></ul>"
+    ) in shown
+    assert shown.endswith("<p>Closing paragraph.</p>")
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("| a | b |", "headings, paragraphs"),
+        ("> quoted", "headings, paragraphs"),
+        ("1. numbered", "headings, paragraphs"),
+        ("```", "headings, paragraphs"),
+        ("some *emphasis* here", "not *emphasis*"),
+        ("a `code span", "does not close"),
+        ("raw <b>html</b>", "raw HTML"),
+    ],
+)
+def test_markdown_the_html_would_show_otherwise_is_refused_with_its_line(report, line, problem):
+    with pytest.raises(SystemExit) as refused:
+        report.prose_html(f"## Title\n\n{line}\n", "clients/causes.md")
+    assert "clients/causes.md:3" in str(refused.value) and problem in str(refused.value)
+
+
+def test_the_shipped_causes_render(report):
+    shown = report.prose_html((ROOT / "clients" / "causes.md").read_text(encoding="utf-8"), "clients/causes.md")
+    assert shown.count("<h3 ") == len(report.load_clients())
+
+
+# -- the HTML page laid out by a real browser (skipped without one) ---------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: posted by the page to the frame around it: the page's width against its viewport, each table's against its box
+MEASURE = """<script>
+window.addEventListener("load", function () {
+  var out = ["page " + document.documentElement.scrollWidth + " " + document.documentElement.clientWidth];
+  document.querySelectorAll("table").forEach(function (table, at) {
+    out.push("table" + (at + 1) + " " + table.offsetWidth + " " + table.parentNode.clientWidth);
+  });
+  parent.postMessage(out.join("\\n"), "*");
+});
+</script>"""
+
+
+def _overflows(page: str, width: int, tmp_path: Path) -> list[str]:
+    """What is wider than its room when ``page`` is laid out ``width`` CSS px wide: ``page`` when
+    the page scrolls sideways, ``tableN`` when a table is wider than its box. Headless Chromium
+    keeps a window 500 px wide at least, so the page is laid out in a frame of ``width``."""
+    (tmp_path / "page.html").write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    (tmp_path / "frame.html").write_text(
+        '<!DOCTYPE html><body style="margin:0"><pre id="out"></pre><iframe src="page.html" '
+        f'style="border:0;width:{width}px;height:900px"></iframe><script>window.addEventListener("message", '
+        'function (event) { document.getElementById("out").textContent = event.data; });</script></body>',
+        encoding="utf-8",
+    )
+    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run",
+               f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,1000", "--virtual-time-budget=10000",
+               "--dump-dom", (tmp_path / "frame.html").as_uri()]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    found = re.search(r'<pre id="out">(page .*?)</pre>', done.stdout, flags=re.S)
+    assert found, f"chromium measured nothing: {done.stderr[-500:]}"
+    return [name for name, wide, room in (line.split() for line in found[1].splitlines()) if int(wide) > int(room)]
+
+
+WIDE = '<div class="scroll"><table><tr><td style="min-width: 1500px">wide</td></tr></table></div>'
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium")
+def test_at_1280_px_every_table_fits_and_at_390_px_only_the_boxes_scroll(page, tmp_path):
+    assert _overflows(page, 1280, tmp_path) == []
+    assert "page" not in _overflows(page, 390, tmp_path)
+    widened = page.replace("</body>", WIDE + "</body>")
+    assert _overflows(widened, 1280, tmp_path) == [f"table{page.count('<table') + 1}"]
+    bare = page.replace("</body>", WIDE.replace('<div class="scroll">', "<div>") + "</body>")
+    assert "page" in _overflows(bare, 390, tmp_path)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import grpc_mutants
 import pytest
-from test_producer_readme import block_after  # one reader of the README's code blocks
+from docs_pages import block_after
 
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import load_golden

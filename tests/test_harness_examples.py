@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from docs_pages import documentation
 
 import pytest_rmq_conformance
 
@@ -160,10 +161,10 @@ def test_killing_the_harness_mid_run_fails_one_case_and_the_run_goes_on(pytester
 
 
 def test_the_readme_go_harness_is_the_one_that_passes(pytester, tmp_path, golden):
-    """The README shows ``examples/harness-go-minimal/main.go`` whole; built, it passes every
+    """The Go tutorial (docs/tutorials/go-allocation-harness.md) shows ``examples/harness-go-minimal/main.go`` whole; built, it passes every
     AVG_BY_CIRCLE golden case and the other families are reported as not run."""
     source = (EXAMPLES / "harness-go-minimal" / "main.go").read_text()
-    assert f"```go\n{source}```" in (ROOT / "README.md").read_text()
+    assert f"```go\n{source}```" in documentation()
     binary = _go_build(EXAMPLES / "harness-go-minimal", tmp_path / "my-client")
     result = pytester.runpytest(*Q, f"--rmq-strategy=exec:{binary}", "--rmq-checks=golden")
     assert result.ret == 0, result.stdout.str()

@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from docs_pages import documentation
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.plugin import producer_fixtures
@@ -18,7 +19,6 @@ from pytest_rmq_conformance.producer import MQFaultStrategy, sending
 from pytest_rmq_conformance.producer.sending import BROKER_ERROR, FAILED, NO_QUEUE, SEND_OK, TIMEOUT, SimulatedRoute
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
 ADAPTER = ROOT / "examples" / "producer-adapter"
 Q = ["-p", "no:cacheprovider", "-p", "no:randomly"]
 RELEASES = ["4.7.1", "4.9.8", "5.3.3"]
@@ -26,7 +26,7 @@ RELEASES = ["4.7.1", "4.9.8", "5.3.3"]
 
 def readme_example() -> str:
     marker = r"A test file of your own, `test_my_producer.py`:\n\n```python\n(.*?)```"
-    found = re.search(marker, README.read_text(encoding="utf-8"), re.DOTALL)
+    found = re.search(marker, documentation(), re.DOTALL)
     assert found is not None, "the README lost its example test file"
     return found.group(1)
 

@@ -1,20 +1,13 @@
 """The README's producer examples do what it says: the selector of its own passes 4.9.8 and
 fails 4.7.1 on the MIN_VALUE hashes; the failure it shows is what the suite prints."""
 
-import re
-from pathlib import Path
 
 import pytest
+from docs_pages import README, block_after, documentation
 
-README = Path(__file__).resolve().parent.parent / "README.md"
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
 
 
-def block_after(marker: str, language: str) -> str:
-    text = README.read_text(encoding="utf-8")
-    found = re.search(re.escape(marker) + rf".*?```{language}\n(.*?)```", text, re.DOTALL)
-    assert found is not None, f"the README lost its block after {marker!r}"
-    return found.group(1)
 
 
 @pytest.mark.once
@@ -30,10 +23,11 @@ def test_the_readme_selector_passes_4_9_8_and_fails_the_min_value_hashes_of_4_7_
 def test_the_readme_failure_is_what_the_suite_prints(pytester):
     """The README's table comes from the Node.js example's penalty-off-by-one variant; the
     Python breaker with the same fault prints the same lines."""
-    shown = block_after("and shows the\ntrace up to it", "").splitlines()
+    block = block_after("and shows the\ntrace up to it", "console exit=1")
+    shown = block[block.index("pub-FAULT_STRATEGY-0107") : block.index("  rerun:")].splitlines()
     result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:PenaltyOffByOne", "--rmq-case=pub-FAULT_STRATEGY-0107-random-trace")
     printed = result.stdout.str()
-    table = [line for line in shown if not line.lstrip().startswith(("(", "rerun:"))]
+    table = [line for line in shown[1:] if line != "..."]
     assert len(table) == 7
     for line in table:
         assert line.rstrip() in printed, line
@@ -44,7 +38,7 @@ def test_the_readme_failure_is_what_the_suite_prints(pytester):
 def test_the_readme_adapter_hands_a_clients_own_classes_to_the_suite(pytester):
     folder = README.parent / "examples" / "producer-adapter"
     adapter = (folder / "adapter.py").read_text()
-    assert f"```python\n{adapter}```" in README.read_text(encoding="utf-8")
+    assert f"```python\n{adapter}```" in documentation()
     pytester.makepyfile(adapter=adapter, myclient=(folder / "myclient.py").read_text())
     pytester.syspathinsert()
     ok = pytester.runpytest(*Q, "--rmq-strategy=adapter:MyFaultStrategy")

@@ -3,19 +3,17 @@ message by message, against ``schemas/protocol-*.schema.json``, and covers every
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from docs_pages import README, documentation
 
 from pytest_rmq_conformance.engine.protocol.client import STARTUP_SECONDS
 from pytest_rmq_conformance.engine.resources import schema_validator
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-
 
 def exchange() -> list[tuple[str, dict]]:
     """The README's example exchange: ``(">" or "<", message)`` per line."""
-    text = README.read_text(encoding="utf-8")
+    text = documentation()
     block = re.search(r"One exchange, as the suite's tests check it.*?```text\n(.*?)```", text, re.DOTALL)
     assert block is not None, "the README lost its example exchange"
     return [(line[0], json.loads(line[2:])) for line in block.group(1).splitlines() if line.strip()]
@@ -59,7 +57,7 @@ def test_the_check_fails_for_a_message_the_schemas_refuse(direction, message, as
 
 
 def test_the_nullable_fields_and_time_limits_are_documented_as_the_code_has_them():
-    text = README.read_text(encoding="utf-8")
+    text = documentation()
     request = json.loads((README.parent / "schemas" / "protocol-allocate-request.schema.json").read_text())
     nullable = [
         name for name, field in request["properties"].items()
@@ -80,7 +78,7 @@ def _row(text: str, command: str) -> str:
 
 
 def test_the_table_names_every_field_of_the_hello_answer_and_every_kind_of_select_answer():
-    text = README.read_text(encoding="utf-8")
+    text = documentation()
     schemas = README.parent / "schemas"
     hello = json.loads((schemas / "protocol-hello-response.schema.json").read_text())
     assert [name for name in hello["properties"] if f'"{name}"' not in _row(text, "hello")] == []

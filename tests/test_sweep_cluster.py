@@ -15,7 +15,7 @@ import urllib.request
 from contextlib import ExitStack
 
 import pytest
-from test_producer_readme import block_after  # one reader of the README's code blocks
+from docs_pages import block_after
 
 pytestmark = [
     pytest.mark.once,

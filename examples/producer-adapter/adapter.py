@@ -1,3 +1,4 @@
+# adapter.py
 from myclient import Producer
 
 from pytest_rmq_conformance.producer.contract import MASTER_ID, PERM_WRITE, FaultItem
