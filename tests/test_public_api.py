@@ -155,16 +155,14 @@ def documented_code() -> list[tuple[str, str]]:
     found = []
     for page in pages():
         text = page.read_text(encoding="utf-8")
-        for block in re.finditer(r"^```python[^\n]*\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
-            found.append((f"{page.relative_to(ROOT)}:{text[: block.start()].count(chr(10)) + 1}", block.group(1)))
-    for example in sorted((ROOT / "examples").rglob("*.py")):
-        found.append((str(example.relative_to(ROOT)), example.read_text(encoding="utf-8")))
+        blocks = re.finditer(r"^```python[^\n]*\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+        found += [(f"{page.relative_to(ROOT)}:{text[: block.start()].count(chr(10)) + 1}", block.group(1)) for block in blocks]
+    found += [(str(example.relative_to(ROOT)), example.read_text(encoding="utf-8")) for example in sorted((ROOT / "examples").rglob("*.py"))]
     for module in ("plugin.hookspecs", "plugin.fixtures", "plugin.producer_fixtures", "processqueue.fixtures"):
         source = importlib.import_module(f"pytest_rmq_conformance.{module}")
         tree = ast.parse(Path(source.__file__).read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef) and (doc := ast.get_docstring(node)):
-                found.append((f"{module}.{node.name} (docstring)", doc))
+        functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+        found += [(f"{module}.{node.name} (docstring)", doc) for node in functions if (doc := ast.get_docstring(node))]
     return found
 
 
