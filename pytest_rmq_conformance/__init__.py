@@ -48,6 +48,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
         "java_rem",
         "mask31",
         "java_string_compare",
+        "java_string_key",
         "java_sorted_strings",
         "java_sort",
         "java_sorted",

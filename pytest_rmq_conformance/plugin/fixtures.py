@@ -51,7 +51,7 @@ def rmq_groups(rmq_conformance):
     ``rmq_conformance.build_for(scenario)``. Example::
 
         from hypothesis import given
-        from pytest_rmq_conformance.kinds.allocation.calls import assign
+        from pytest_rmq_conformance import assign
 
         def test_every_client_gets_something(rmq_groups, rmq_conformance):
             @given(rmq_groups.scenarios())
