@@ -8,6 +8,8 @@
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
     rmq-conformance sweep --mix --strategy SPEC what sharing a consumer group (--groups N: a message group) with Java costs
     rmq-conformance matrix [SPEC ...]           a compatibility matrix: implementations x family x release
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

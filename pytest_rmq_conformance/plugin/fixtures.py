@@ -1,4 +1,7 @@
-"""The fixtures that give a user's own tests the strategy under test and groups drawn for it."""
+"""The fixtures that give a user's own tests the strategy under test and groups drawn for it.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 Implement them like any pytest hook: a function of the same name in a
 ``conftest.py`` or in a plugin registered under the ``pytest11`` entry point.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

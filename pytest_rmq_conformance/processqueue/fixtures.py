@@ -7,6 +7,8 @@ each call.
 
 The plugin imports this module in every pytest run, so it imports the models
 only inside the fixtures.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations
