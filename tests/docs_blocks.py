@@ -15,7 +15,7 @@ Each page is a session in a scratch folder of its own, its blocks taken in order
   every block left out.
 
 A page that starts ``<!-- docs-test: clone -->`` runs in a copy of this repository's top level
-(``examples/`` copied, the rest linked), as a reader with a clone does; the others run in an empty
+(``examples/`` copied, the rest linked, the package's source among it), as a reader with a clone does; the others run in an empty
 folder, as in a project of your own. The package itself is already installed in the test
 environment, so ``pip install .`` (and its extras) is checked, not run: the packaging tests install it for real.
 """
@@ -32,7 +32,7 @@ FILE_NAME = re.compile(r"^(?:#|//)\s*([\w./-]+\.\w+)\s*$")
 SKIP = re.compile(r"^<!--\s*docs-test:\s*skip\s+(.+?)\s*-->\s*$")
 CLONE = "<!-- docs-test: clone -->"
 #: what a clone holds that the scratch copy links (examples/ is copied: commands build in it)
-CLONE_LINKS = ("README.md", "pyproject.toml", "tox.ini", "toxfile.py", "golden", "schemas", "tests", "clients", "docs", "benchmarks", "scripts")
+CLONE_LINKS = ("README.md", "pyproject.toml", "pytest_rmq_conformance", "tox.ini", "toxfile.py", "golden", "schemas", "tests", "clients", "docs", "benchmarks", "scripts")
 
 
 @dataclass
