@@ -22,8 +22,10 @@ CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from pytest_rmq_conformance.engine.kinds import ports
-from pytest_rmq_conformance.pipeline.job import run_sweep, spark_session
-from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
+from pytest_rmq_conformance.pipeline.checks import parse_range
+from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.spark import spark_session
 
 count, queues, consumers, master, partitions, report, out = sys.argv[1:]
 space = SweepSpace(queues=parse_range(queues, "--queues", 1, 10000), consumers=parse_range(consumers, "--consumers", 1, 2000),

@@ -28,8 +28,8 @@ if sys.version_info >= (3, 11):
 else:  # pytest brings tomli to 3.10
     import tomli as tomllib
 
-from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-from pytest_rmq_conformance.pipeline.space import SweepSpace
+from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
 
 HERE = Path(__file__).resolve().parent
 VERSIONS = HERE / "versions.toml"
@@ -49,15 +49,15 @@ def clients(path: Path = VERSIONS) -> dict[str, dict[str, Any]]:
 
 def table_markdown(summary: dict[str, Any]) -> str:
     """The verdict table of a mixing summary as Markdown, for docs/clients.md to embed."""
-    from pytest_rmq_conformance.pipeline.mix_report import table_markdown as table
+    from pytest_rmq_conformance.pipeline.mix.report import table_markdown as table
 
     return table(summary)
 
 
 def _entries(listed: dict[str, dict[str, Any]]) -> tuple[list, list, dict[str, str]]:
     """The consumer and producer entries of every client, and each harness spec's client name."""
-    from pytest_rmq_conformance.pipeline.mix_consumer import consumer_entries
-    from pytest_rmq_conformance.pipeline.mix_groups import group_entries
+    from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix.groups import group_entries
 
     consumer, producer, names = [], [], {}
     for name, entry in listed.items():
@@ -97,15 +97,15 @@ def _deterministic(summary: dict[str, Any], names: dict[str, str]) -> dict[str, 
 
 def run(out: Path, listed: dict[str, dict[str, Any]], say=print) -> dict[str, Any]:
     """Mix every client of ``listed`` with Java and write ``out``; returns the merged summary."""
-    from pytest_rmq_conformance.pipeline.job import spark_session, write_json
-    from pytest_rmq_conformance.pipeline.mix_job import (
+    from pytest_rmq_conformance.pipeline.mix.job import (
         empty_summary,
         merge_summaries,
         run_mix_groups_sweep,
         run_mix_sweep,
         validate_mix_summary,
     )
-    from pytest_rmq_conformance.pipeline.mix_report import write_mix_report
+    from pytest_rmq_conformance.pipeline.mix.report import write_mix_report
+    from pytest_rmq_conformance.pipeline.spark import spark_session, write_json
 
     consumer, producer, names = _entries(listed)
     summaries = []
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("docs/mixing"))
     args = parser.parse_args(argv)
     summary = run(args.out, clients(), say=lambda line: print(line, file=sys.stderr, flush=True))
-    from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
+    from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     print("\n".join(verdict_lines(summary)))
     print(

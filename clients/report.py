@@ -30,7 +30,7 @@ import tomllib
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.matrix.cells import _verdict, build_matrix, golden_runs
 from pytest_rmq_conformance.matrix.render import _columns, first_divergences, to_html, to_markdown, validate
-from pytest_rmq_conformance.pipeline.mix_report import verdict_table
+from pytest_rmq_conformance.pipeline.mix.report import verdict_table
 
 HERE = Path(__file__).resolve().parent
 

@@ -17,6 +17,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinxarg.ext",
     "html_anchors",
+    "rmq_reference",
 ]
 
 source_suffix = {".md": "markdown"}

@@ -48,6 +48,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
         "java_rem",
         "mask31",
         "java_string_compare",
+        "java_string_key",
         "java_sorted_strings",
         "java_sort",
         "java_sorted",
@@ -147,7 +148,8 @@ for _module, _names in _MODULES.items():
         _public, _inner = (_entry, _entry) if isinstance(_entry, str) else _entry
         _HOME[_public] = (_module, _inner)
 
-__all__ = ["__version__", *_HOME]
+__all__ = ["__version__"]
+__all__ += list(_HOME)
 
 
 def __getattr__(name: str) -> Any:

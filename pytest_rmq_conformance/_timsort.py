@@ -5,6 +5,8 @@ With a comparator that breaks its contract (e.g. an overflowing
 algorithm makes, so this module replays Java's exact sequence of
 comparisons, including its ``IllegalArgumentException`` (raised here as
 ``ValueError``) when a merge notices the contract violation.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
     rmq-conformance sweep --mix --strategy SPEC what sharing a consumer group (--groups N: a message group) with Java costs
     rmq-conformance matrix [SPEC ...]           a compatibility matrix: implementations x family x release
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, referen
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
 
-__all__ = ["main"]
+__all__ = ["main", "parser"]
 
 #: the kind the replay, sweep and matrix commands cover
 ALLOCATION = "allocation"
@@ -121,7 +123,7 @@ def _checked_specs(args: argparse.Namespace, load_problem: Callable[[str], str |
 
 def _load_problems(specs: Sequence[str], version: str, timeout: float | None) -> list[str]:
     """Why each of ``specs`` that does not load does not (checked before Spark starts)."""
-    from pytest_rmq_conformance.pipeline.evaluate import Evaluator
+    from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator
 
     problems = []
     for spec in specs:
@@ -136,7 +138,7 @@ SWEEP_COLUMNS = ("strategy", "scenarios", "failing scenarios", "calls", "queues 
 
 
 def _sweep_row(entry: dict) -> tuple[str, ...]:
-    from pytest_rmq_conformance.pipeline.plots import label
+    from pytest_rmq_conformance.pipeline.consumer.plots import label
 
     churn = entry["churn"]
     counts = (entry["scenarios"], entry["failing_scenarios"], entry["calls"])
@@ -147,7 +149,7 @@ def _sweep_row(entry: dict) -> tuple[str, ...]:
 def _sweep_table(summary: dict) -> list[str]:
     """Per strategy: scenarios, failing scenarios, calls, queues moved; then each kind of violation
     with the scenarios it was found in."""
-    from pytest_rmq_conformance.pipeline.plots import label
+    from pytest_rmq_conformance.pipeline.consumer.plots import label
 
     entries = summary["strategies"]
     lines = [SWEEP_COLUMNS, *map(_sweep_row, entries)]
@@ -272,7 +274,8 @@ def _timeout(args: argparse.Namespace) -> float | None:
 def _allocation_space(args: argparse.Namespace, version: str):
     """The consumer sweeps' space (the allocation sweep's and the mix's), after checking the
     reference version; a ValueError names the option at fault."""
-    from pytest_rmq_conformance.pipeline.space import SweepSpace, parse_range
+    from pytest_rmq_conformance.pipeline.checks import parse_range
+    from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
     from pytest_rmq_conformance.releases import parse_release
 
     space = SweepSpace(
@@ -289,8 +292,8 @@ def _allocation_space(args: argparse.Namespace, version: str):
 def _group_space(args: argparse.Namespace):
     """The group sweeps' space (the group sweep's and the mix's producer side); a ValueError names
     the option at fault."""
-    from pytest_rmq_conformance.pipeline.group_space import GroupSpace
-    from pytest_rmq_conformance.pipeline.space import parse_range
+    from pytest_rmq_conformance.pipeline.checks import parse_range
+    from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
 
     return GroupSpace(
         groups=args.groups,
@@ -309,7 +312,7 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return error(str(exc))
     try:
-        from pytest_rmq_conformance.pipeline.job import run_sweep
+        from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return error(f"{exc}; {SWEEP_EXTRA}")
     _importable_here()
@@ -343,7 +346,7 @@ def _producer_table(summary: dict) -> list[str]:
     """Per fault pattern, release (or user's strategy) and setting: the share to the degraded
     broker, failures, attempts, and the time until it got sends again; then the runs a user's
     strategy ended on an exception."""
-    from pytest_rmq_conformance.pipeline.producer_plots import label, user_strategies
+    from pytest_rmq_conformance.pipeline.producer.plots import label, user_strategies
 
     mine = user_strategies(summary)
     lines = [PRODUCER_COLUMNS if not mine else (PRODUCER_COLUMNS[0], "release or strategy", *PRODUCER_COLUMNS[2:])]
@@ -380,8 +383,8 @@ def _producer_table(summary: dict) -> list[str]:
 
 
 def _producer_sweep(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.pipeline.producer_space import ProducerSpace, parse_patterns
-    from pytest_rmq_conformance.pipeline.space import parse_range
+    from pytest_rmq_conformance.pipeline.checks import parse_range
+    from pytest_rmq_conformance.pipeline.producer.space import ProducerSpace, parse_patterns
 
     try:
         space = ProducerSpace(
@@ -394,10 +397,10 @@ def _producer_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
-        from pytest_rmq_conformance.pipeline.producer_job import run_producer_sweep
+        from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
-    from pytest_rmq_conformance.pipeline.producer_strategies import load_problem
+    from pytest_rmq_conformance.pipeline.producer.strategies import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
     if problems:
@@ -419,10 +422,10 @@ def _group_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
-        from pytest_rmq_conformance.pipeline.group_job import run_group_sweep
+        from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
-    from pytest_rmq_conformance.pipeline.group_mappers import load_problem
+    from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
     if problems:
@@ -435,7 +438,7 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, timeout=timeout,
         progress=not args.quiet,
     )
-    from pytest_rmq_conformance.pipeline.group_report import mapping_sentences
+    from pytest_rmq_conformance.pipeline.groups.report import mapping_sentences
 
     print("\n".join(mapping_sentences(summary)))
     print(f"report: {args.out / 'report.html'}")
@@ -451,11 +454,11 @@ def _mix_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
-        from pytest_rmq_conformance.pipeline.mix_job import run_mix_sweep
+        from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
-    from pytest_rmq_conformance.pipeline.mix_consumer import consumer_entries
-    from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
+    from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()
     timeout = _timeout(args)
@@ -480,11 +483,11 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _sweep_error(str(exc))
     try:
-        from pytest_rmq_conformance.pipeline.mix_job import run_mix_groups_sweep
+        from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
-    from pytest_rmq_conformance.pipeline.mix_groups import group_entries
-    from pytest_rmq_conformance.pipeline.mix_report import verdict_lines
+    from pytest_rmq_conformance.pipeline.mix.groups import group_entries
+    from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()
     entries, problems = group_entries(list(dict.fromkeys(args.strategy)))
@@ -666,6 +669,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parser() -> argparse.ArgumentParser:
+    """The ``rmq-conformance`` console script's argument parser (the documentation renders it)."""
+    return _parser()
+
+
 #: what a stray option may have meant, for the sweep (its modes are flags, not a --mode)
 SWEEP_MODES = "the sweep's modes are flags: --producer, --groups N, --mix (with --groups N for producers)"
 
@@ -688,13 +696,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         _unrecognized(args, extra)
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()
+        return status
     except GoldenDataError as exc:
         print(f"rmq-conformance: error: {exc}", file=sys.stderr)
         return 2
     except SweepError as exc:
         print(f"rmq-conformance {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # the reader went away (`rmq-conformance replay | head`): stop quietly, as a shell tool does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,6 +13,8 @@ cannot garble the protocol on stdout.
 Run through it with ``--rmq-isolate``, a strategy that crashes its process
 fails the case in flight and the run goes on. It is also the protocol's own
 conformance test: served this way, the reference ports pass the suite.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ of code points. The helpers here make Python compare, split, encode and hash
 strings the way ``java.lang.String`` does, and do Java's 32-bit ``int`` and
 64-bit ``long`` arithmetic. The producer ports also need ``java.util.Random``,
 the hash codes of boxed values and the iteration order of a ``ConcurrentHashMap``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""``MessageQueue``: one queue of a topic on one broker, as the Java client sees it."""
+"""``MessageQueue``: one queue of a topic on one broker, as the Java client sees it.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""RocketMQ releases: the ones the golden vectors come from, and how a release string reads."""
+"""RocketMQ releases: the ones the golden vectors come from, and how a release string reads.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

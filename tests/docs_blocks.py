@@ -5,8 +5,9 @@ Each page is a session in a scratch folder of its own, its blocks taken in order
 - ```` ```console ```` holds commands (``$ `` lines, a trailing ``\\`` continues one) and, under each, the
   output it shows. The command runs in bash; its output (stdout and stderr together, as a terminal
   shows them) must match what the page shows, where ``...`` on a line of its own stands for any
-  lines and ``...`` inside a line for any text. It must exit 0, or the status the fence names
-  (```` ```console exit=1 ````). ``cd`` carries over to the next command.
+  lines and ``...`` inside a line for any text. It must exit 0; the last command of a block
+  whose fence names a status (```` ```console exit=1 ````) must exit with that one. ``cd``
+  carries over to the next command.
 - A block whose first line names a file (``# my_allocation.py``, ``// main.go``) is written to that
   file, for the commands after it.
 - ```` ```python ```` without a file name runs as a script and must exit 0; ```` ```json ```` must parse.
@@ -15,7 +16,7 @@ Each page is a session in a scratch folder of its own, its blocks taken in order
   every block left out.
 
 A page that starts ``<!-- docs-test: clone -->`` runs in a copy of this repository's top level
-(``examples/`` copied, the rest linked), as a reader with a clone does; the others run in an empty
+(``examples/`` copied, the rest linked, the package's source among it), as a reader with a clone does; the others run in an empty
 folder, as in a project of your own. The package itself is already installed in the test
 environment, so ``pip install .`` (and its extras) is checked, not run: the packaging tests install it for real.
 """
@@ -32,7 +33,7 @@ FILE_NAME = re.compile(r"^(?:#|//)\s*([\w./-]+\.\w+)\s*$")
 SKIP = re.compile(r"^<!--\s*docs-test:\s*skip\s+(.+?)\s*-->\s*$")
 CLONE = "<!-- docs-test: clone -->"
 #: what a clone holds that the scratch copy links (examples/ is copied: commands build in it)
-CLONE_LINKS = ("README.md", "pyproject.toml", "tox.ini", "toxfile.py", "golden", "schemas", "tests", "clients", "docs", "benchmarks", "scripts")
+CLONE_LINKS = ("README.md", "pyproject.toml", "pytest_rmq_conformance", "tox.ini", "toxfile.py", "golden", "schemas", "tests", "clients", "docs", "benchmarks", "scripts")
 
 
 @dataclass
@@ -165,7 +166,7 @@ def _installed(extra: str | None = None) -> str | None:
 
 
 INSTALLED = {
-    "pip install .": lambda: _installed(),
+    "pip install .": _installed,
     "pip install '.[sweep]'": lambda: _installed("sweep"),
 }
 
@@ -226,8 +227,8 @@ def run_page(page: Path, root: Path, folder: Path, env: dict[str, str], timeout:
             outcome.problems.append(f"{block.where}: no rule runs a {block.language!r} block: name its file on its first line, or make it text")
             continue
         status = int(block.options.get("exit", "0"))
-        for command in block.commands:
-            cwd = _run(command, block, cwd, env, timeout, status, outcome)
+        for number, command in enumerate(block.commands, 1):
+            cwd = _run(command, block, cwd, env, timeout, status if number == len(block.commands) else 0, outcome)
     return outcome
 
 

@@ -1,5 +1,9 @@
 """``rmq-conformance replay``: its table counts cases and calls, each apart."""
 
+import os
+import subprocess
+import sys
+
 from pytest_rmq_conformance import cli
 from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.engine.golden.data import load_golden
@@ -45,3 +49,13 @@ def test_a_differing_case_counts_once_and_each_differing_call_once(capsys, monke
     (row,) = [line.split() for line in lines if line.startswith("5.3.3 ")]
     assert row[:3] == ["5.3.3", "AVG", "398"] and (row[3], row[5]) == (str(cases), str(calls))
     assert lines[-1] == f"{calls} of {row[4]} calls answer differently, in {cases} cases"
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly():
+    """`rmq-conformance replay | head -2`: no traceback when the pipe closes early."""
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the first line
+    result = subprocess.run([sys.executable, "-m", "pytest_rmq_conformance.cli", "replay"], stdout=writer, stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(writer)
+    assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr
+    assert result.returncode == 141

@@ -161,7 +161,7 @@ def test_killing_the_harness_mid_run_fails_one_case_and_the_run_goes_on(pytester
 
 
 def test_the_readme_go_harness_is_the_one_that_passes(pytester, tmp_path, golden):
-    """The README shows ``examples/harness-go-minimal/main.go`` whole; built, it passes every
+    """The Go tutorial (docs/tutorials/go-allocation-harness.md) shows ``examples/harness-go-minimal/main.go`` whole; built, it passes every
     AVG_BY_CIRCLE golden case and the other families are reported as not run."""
     source = (EXAMPLES / "harness-go-minimal" / "main.go").read_text()
     assert f"```go\n{source}```" in documentation()

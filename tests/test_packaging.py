@@ -37,6 +37,7 @@ def test_wheel_holds_golden_data_and_schemas_inside_the_package(dist):
         for name in files:
             assert f"pytest_rmq_conformance/data/{folder}/{name}" in names
     assert "pytest_rmq_conformance/py.typed" in names  # the package's annotations are for its users too
+    assert "pytest_rmq_conformance/pipeline/log4j2.properties" in names  # the sweeps' Spark logging (pipeline/spark.py)
     assert dist["wheel"].stat().st_size < 3 * 1024 * 1024
 
 

@@ -541,6 +541,51 @@ def test_a_family_at_a_release_without_its_vectors_is_a_usage_error(pytester, fa
     assert "passed" not in result.stdout.str()
 
 
+ROTATE = """
+from pytest_rmq_conformance import PARTITION, AllocateMessageQueueAveragely, AllocationFamily, register_family
+
+
+class Rotate:
+    name = "ROTATE"
+
+    def __init__(self, offset=0):
+        self.offset = offset
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        turn = self.offset % len(cid_all) if cid_all else 0
+        turned = None if cid_all is None else list(cid_all[turn:]) + list(cid_all[:turn])
+        return AllocateMessageQueueAveragely().allocate(consumer_group, current_cid, mq_all, turned)
+
+
+class LosesTheLastQueue(Rotate):
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        return [mq for mq in super().allocate(consumer_group, current_cid, mq_all, cid_all) if mq != mq_all[-1]]
+
+
+register_family(AllocationFamily(
+    "ROTATE",
+    build=lambda params, version, charset: Rotate(params.get("offset", 0)),
+    properties=lambda version: PARTITION | {"balance"},
+    keywords=lambda params, version, charset: {"offset": params.get("offset", 0)},
+    params=lambda keywords: {"offset": keywords["offset"]},
+    keyword_names=("offset",),
+))
+"""
+
+
+@pytest.mark.parametrize("name, status", [("Rotate", 0), ("LosesTheLastQueue", 1)])
+def test_a_family_of_its_own_without_vectors_is_held_to_its_invariants(pytester, name, status):
+    """A family no Java class has, with no golden vectors at any release, is no usage error: its
+    invariants and its own reference judge it, and a member that loses a queue fails them."""
+    pytester.makepyfile(rotate=ROTATE)
+    pytester.syspathinsert()
+    result = pytester.runpytest(*Q, f"--rmq-strategy=rotate:{name}", "--rmq-seed=1")
+    assert result.ret == status, result.stdout.str()[-3000:]
+    result.stdout.fnmatch_lines(["*golden vectors: 0 ROTATE cases*"])
+    if status:
+        result.stdout.fnmatch_lines(["*breaks coverage*"])
+
+
 def test_vectors_a_golden_dir_adds_at_another_release_count(pytester):
     """The release check reads the hooks' golden directories too: one GROUP_HASH case at 4.9.8 is a run."""
     extra = pytester.path / "extra"

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.pipeline.evaluate import Evaluator
-from pytest_rmq_conformance.pipeline.space import SweepSpace, fixed_example, layout_of, parse_range
+from pytest_rmq_conformance.pipeline.checks import parse_range
+from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator
+from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace, fixed_example, layout_of
 
 TESTS = Path(__file__).parent
 
@@ -127,7 +128,7 @@ def test_the_sweep_command_checks_its_arguments(capsys):
 @pytest.fixture
 def swept(monkeypatch):
     """``run_sweep`` replaced by a recorder of the strategies the command asks for."""
-    from pytest_rmq_conformance.pipeline import job
+    from pytest_rmq_conformance.pipeline.consumer import job
 
     asked: list[list[str]] = []
 
@@ -188,7 +189,7 @@ def needs_spark(test):
 
 @pytest.fixture(scope="module")
 def spark():
-    from pytest_rmq_conformance.pipeline.job import spark_session
+    from pytest_rmq_conformance.pipeline.spark import spark_session
 
     os.environ["PYTHONPATH"] = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
     session = spark_session("local[2]")
@@ -209,7 +210,7 @@ SPECS = ["AVG", "CONSISTENT_HASH", "breakers:Gaps"]
 
 @needs_spark
 def test_a_small_sweep_matches_the_hand_computed_cases_and_catches_the_wrong_strategy(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.job import run_sweep
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
 
     out = tmp_path / "sweep"
     summary = run_sweep(SPECS, SPACE, out, master="local[2]", partitions=3, spark=spark, progress=False, report=False)
@@ -235,7 +236,7 @@ def test_a_small_sweep_matches_the_hand_computed_cases_and_catches_the_wrong_str
 
 @needs_spark
 def test_results_do_not_depend_on_partitioning(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.job import run_sweep
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
 
     one = run_sweep(SPECS[:2], SPACE, tmp_path / "one", partitions=1, spark=spark, progress=False, report=False)
     five = run_sweep(SPECS[:2], SPACE, tmp_path / "five", partitions=5, spark=spark, progress=False, report=False)
@@ -248,7 +249,7 @@ def test_results_do_not_depend_on_partitioning(spark, tmp_path):
 
 @needs_spark
 def test_a_task_whose_worker_dies_is_retried_and_the_outputs_are_complete(spark, tmp_path, monkeypatch):
-    from pytest_rmq_conformance.pipeline.job import run_sweep
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
 
     marker = tmp_path / "died-once"
     monkeypatch.setenv("RMQ_DRIVER_PID", str(os.getpid()))
@@ -294,7 +295,7 @@ def test_the_command_sweeps_a_strategy_beside_the_references_and_says_what_it_co
 
 @needs_spark
 def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_completes(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.job import run_sweep
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
 
     space = SweepSpace(queues=(1, 20), consumers=(1, 9), seed=3, count=16)
     # the limit is the test's own: 1 s is far beyond what a small group's honest call needs, even on a loaded machine
@@ -311,7 +312,7 @@ def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_compl
 @needs_spark
 def test_a_registered_family_is_swept(spark, tmp_path, toy_registered):
     """tests/toy_family.py registers ROTATE on import: Spark's workers import it with the spec."""
-    from pytest_rmq_conformance.pipeline.job import run_sweep
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
 
     space = SweepSpace(queues=(1, 30), consumers=(1, 6), seed=2, count=12)
     out = tmp_path / "toy"
@@ -330,7 +331,7 @@ PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 
 
 def test_a_harness_serving_several_families_is_swept_once_per_family():
-    from pytest_rmq_conformance.pipeline.evaluate import sweep_entries
+    from pytest_rmq_conformance.pipeline.consumer.evaluate import sweep_entries
 
     spec = f"{PYTHON_HARNESS} AVG CONSISTENT_HASH"
     assert sweep_entries([spec, "AVG"], "5.3.3", 2.0) == [(spec, "AVG"), (spec, "CONSISTENT_HASH"), ("AVG", None)]
@@ -371,7 +372,7 @@ def test_a_harness_that_dies_is_a_recorded_fault_and_the_next_scenario_runs(faul
 
 @needs_spark
 def test_an_exec_spec_is_swept_on_spark_once_per_family(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.job import run_sweep
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
 
     spec = f"{PYTHON_HARNESS} AVG AVG_BY_CIRCLE"
     space = SweepSpace(queues=(1, 30), consumers=(1, 6), seed=4, count=8)

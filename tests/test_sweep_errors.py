@@ -136,7 +136,7 @@ def test_a_sweep_that_fails_part_way_publishes_nothing_and_keeps_the_earlier_swe
 
 
 def test_the_progress_line_gives_an_eta_at_the_pace_so_far():
-    from pytest_rmq_conformance.pipeline.job import progress_line
+    from pytest_rmq_conformance.pipeline.spark import progress_line
 
     assert progress_line(0, 8, 2.0) == "  evaluating: 0/8 partitions done in 2 s"
     assert progress_line(3, 8, 30.0) == "  evaluating: 3/8 partitions done in 30 s, about 50 s left"

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy", reason="the mix sweep counts with numpy: the sweep extra")
 
 from pytest_rmq_conformance.cli import main  # noqa: E402
-from pytest_rmq_conformance.pipeline.group_space import GroupSpace  # noqa: E402
-from pytest_rmq_conformance.pipeline.mix_consumer import MixEvaluator, consumer_entries, mix_costs, mixes  # noqa: E402
-from pytest_rmq_conformance.pipeline.mix_groups import JavaSelector, group_entries, mappers, mix_tally  # noqa: E402
-from pytest_rmq_conformance.pipeline.space import SweepSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.groups.space import GroupSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.mix.consumer import MixEvaluator, consumer_entries, mix_costs, mixes  # noqa: E402
+from pytest_rmq_conformance.pipeline.mix.groups import JavaSelector, group_entries, mappers, mix_tally  # noqa: E402
 
 PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 REFERENCES = ["AVG", "AVG_BY_CIRCLE", "CONFIG", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"]
@@ -263,7 +263,7 @@ needs_spark = pytest.mark.skipif(
 def test_the_consumer_side_on_local_spark_says_which_strategy_is_safe(breakers_here, tmp_path, capsys):
     import pyarrow.parquet as pq
 
-    from pytest_rmq_conformance.pipeline.mix_plots import CONSUMER_PLOT
+    from pytest_rmq_conformance.pipeline.mix.plots import CONSUMER_PLOT
 
     out = tmp_path / "mix"
     argv = [
@@ -324,7 +324,7 @@ def test_the_consumer_side_on_local_spark_says_which_strategy_is_safe(breakers_h
 @pytest.mark.once
 @needs_spark
 def test_the_producer_side_on_local_spark_says_which_strategy_is_safe(breakers_here, tmp_path, capsys):
-    from pytest_rmq_conformance.pipeline.mix_plots import SPLIT_PLOT
+    from pytest_rmq_conformance.pipeline.mix.plots import SPLIT_PLOT
 
     out = tmp_path / "mix"
     argv = [

@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.pipeline.producer_isolation import effective_table, isolation_tables
-from pytest_rmq_conformance.pipeline.producer_sim import ROUTE_POLL, Scenario, reference_factory, simulate
-from pytest_rmq_conformance.pipeline.producer_space import CONFIGURATIONS, ProducerSpace
-from pytest_rmq_conformance.pipeline.producer_strategies import configurations, load_problem
+from pytest_rmq_conformance.pipeline.producer.isolation import effective_table, isolation_tables
+from pytest_rmq_conformance.pipeline.producer.sim import ROUTE_POLL, Scenario, reference_factory, simulate
+from pytest_rmq_conformance.pipeline.producer.space import CONFIGURATIONS, ProducerSpace
+from pytest_rmq_conformance.pipeline.producer.strategies import configurations, load_problem
 
 #: a user's fault strategies: the 5.3.3 port under another name, and one that breaks with the fault table on
 USER_STRATEGIES = """
@@ -187,7 +187,7 @@ def test_a_users_strategy_is_played_beside_the_releases_and_its_errors_are_recor
     """``Mine`` is the 5.3.3 port under another name, played through 5.3.3's loop: its rows are
     5.3.3's. ``Flaky`` raises on its 151st select with the fault table on: each such run stops
     there with the error (a send is due every 100 ms and none is late here); off, it is ``Mine``."""
-    from pytest_rmq_conformance.pipeline.producer_job import scenario_rows
+    from pytest_rmq_conformance.pipeline.producer.job import scenario_rows
 
     assert load_problem("userfault:Mine") is None and load_problem("userfault:Flaky") is None
     configs = configurations(["userfault:Mine", "userfault:Flaky"])
@@ -282,7 +282,7 @@ def test_the_command_sweeps_on_local_spark_and_its_files_agree(user_strategies, 
     """The reference ports and two strategies of the user's, one of which raises in some runs."""
     import pyarrow.parquet as pq
 
-    from pytest_rmq_conformance.pipeline.producer_plots import ISOLATION_PLOT, RECOVERY_PLOT, SHARE_PLOT
+    from pytest_rmq_conformance.pipeline.producer.plots import ISOLATION_PLOT, RECOVERY_PLOT, SHARE_PLOT
 
     out = user_strategies / "producer"
     mine = ["userfault:Mine", "userfault:Flaky"]
@@ -333,3 +333,74 @@ def test_the_command_sweeps_on_local_spark_and_its_files_agree(user_strategies, 
     assert "| userfault:Flaky | on | 2 |" in report and "| Runs ended on an exception |" in report and "Scenario 0, userfault:Flaky, sendLatencyFaultEnable on: at " in report
     for plot in (SHARE_PLOT, RECOVERY_PLOT, ISOLATION_PLOT):
         assert f"]({plot})" in report and f'src="{plot}"' in (out / "report.html").read_text(encoding="utf-8")
+
+
+# -- the report's plots and page, from a summary built here (no Spark) -----------------------
+
+
+def _summary(sends=lambda pattern, config: 1200):
+    """A producer summary of 10 scenarios (2 a pattern) under the reference configurations, every
+    group with ``sends(pattern, config)`` sends; checked against the summary's schema."""
+    from pytest_rmq_conformance.pipeline.producer.isolation import isolation_tables
+    from pytest_rmq_conformance.pipeline.producer.summary import validate_summary
+
+    space = ProducerSpace(count=10)
+    groups = []
+    for pattern in space.patterns:
+        for config in configurations():
+            count = sends(pattern, config)
+            groups.append(
+                {**config.as_dict(), "pattern": pattern, "scenarios": 2, "sends": count, "first_to_degraded": count // 10,
+                 "failed": 0, "attempts": count, "latency_ms": 15 * count, "degraded_share": 0.1, "uniform_share": 0.33,
+                 "failed_share": 0.0, "attempts_per_message": 1.0, "latency_per_message_ms": 15.0, "returned": 2,
+                 "never_returned": 0, "returned_after_ms": {"p50": 150.0, "p90": 600.0, "max": 800},
+                 "lost_from_list": 0, "errors": 0}
+            )  # fmt: skip
+    summary = {
+        "tool": "pytest-rmq-conformance test", "mode": "producer", "space": space.describe(),
+        "configurations": [c.as_dict() for c in configurations()], "master": "local[2]", "partitions": 2,
+        "elapsed_seconds": 1.0, "groups": groups, "isolation": isolation_tables(), "errors": [],
+    }  # fmt: skip
+    validate_summary(summary)
+    return summary
+
+
+def _titles(fig):
+    """The figure's title and its visible panels' titles."""
+    suptitle = fig._suptitle.get_text() if fig._suptitle else ""
+    return suptitle, [ax.get_title() for ax in fig.axes if ax.get_visible()]
+
+
+def test_every_producer_plot_states_its_n():
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.producer.plots import isolation_figure, recovery_figure, share_figure
+
+    summary = _summary()
+    whole, panels = _titles(share_figure(summary))
+    assert "n = 36,000 sends during the fault in 60 scenario runs" in whole  # 5 patterns x 6 configurations
+    assert len(panels) == 5 and all(title.endswith("\nn = 1,200 sends a bar") for title in panels), panels
+    whole, panels = _titles(recovery_figure(summary))
+    assert "n = 48 scenario runs, of which 48 saw the broker get sends again" in whole  # the control has no recovery
+    assert len(panels) == 4 and all(title.endswith("\nn = 2 scenarios a bar") for title in panels), panels
+    _, (title,) = _titles(isolation_figure(summary))
+    assert "n = 3 releases: computed by each port, not sampled" in title
+
+
+def test_a_panel_whose_bars_stand_on_different_counts_gives_the_range():
+    pytest.importorskip("matplotlib")
+    from pytest_rmq_conformance.pipeline.producer.plots import share_figure
+
+    summary = _summary(lambda pattern, config: 1000 + 500 * config.latency_fault if pattern == "slow" else 1200)
+    _, panels = _titles(share_figure(summary))
+    assert panels[1] == "one broker slow\nn = 1,000–1,500 sends a bar"
+    assert panels[0].endswith("\nn = 1,200 sends a bar")
+
+
+def test_the_producer_page_reads_on_a_phone():
+    from responsive import responsive_problems
+
+    from pytest_rmq_conformance.pipeline.producer.report import render_producer_html
+
+    page = render_producer_html(_summary())
+    assert responsive_problems(page) == []
+    assert "<h1>Producer sweep: does sendLatencyFaultEnable help?</h1>" in page

@@ -8,7 +8,7 @@ A balancer of the group sweep is built as ``factory(route=, index=)`` and answer
 ``take_message_queue_by_message_group(group)`` with one of the route's own queue objects.
 """
 
-from pytest_rmq_conformance.javalang import java_get_bytes, sip_hash24
+from pytest_rmq_conformance import java_get_bytes, sip_hash24
 
 __all__ = ["JumpGroupHash", "jump"]
 

@@ -1,3 +1,4 @@
+// main.go
 package main
 
 import (

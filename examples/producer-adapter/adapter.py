@@ -1,6 +1,7 @@
+# adapter.py
 from myclient import Producer
 
-from pytest_rmq_conformance.producer.contract import MASTER_ID, PERM_WRITE, FaultItem
+from pytest_rmq_conformance import MASTER_ID, PERM_WRITE, FaultItem
 
 
 class Counter:  # the contract's counter, over the int the client keeps in its publish info

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pytest_rmq_conformance.javalang import INT_MAX, JavaConcurrentHashMap, JavaRandom, java_int, java_long, java_string_key, mask31
-from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance import (
+    INT_MAX,
+    JavaConcurrentHashMap,
+    JavaRandom,
+    MessageQueue,
+    java_int,
+    java_long,
+    java_string_key,
+    mask31,
+)
 
 LATENCY_STEPS = [50, 100, 550, 1800, 3000, 5000, 15000]
 PENALTIES = [0, 0, 2000, 5000, 6000, 10000, 30000]

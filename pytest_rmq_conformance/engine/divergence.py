@@ -16,6 +16,8 @@
 
 A kind classifies each divergence it finds (what a healthy call is depends on the kind); a
 case takes the worst class of its divergences (:data:`SEVERITY`, worst first).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Kinds of strategy under test and their families: the seam between the engine and what it checks.
+"""Internal: the registry of the kinds of strategy under test and their families, the seam between the engine and what it checks.
 
 A *kind* is one job a RocketMQ client computes alone and must compute as Java does: consumer
 queue allocation today (:mod:`pytest_rmq_conformance.kinds.allocation`). Its :class:`Kind`
@@ -22,24 +22,21 @@ A new kind is one package that registers its record and its families when import
 
 The built-in kinds are imported on the first look-up; a package can name its own module in the
 entry-point group ``rmq_conformance.kinds``.
+
+The records (:class:`Kind`, :class:`Family`, :class:`GeneratedCheck`) are defined in
+:mod:`~pytest_rmq_conformance.engine.records`, below every engine module that types against
+them, and re-exported here.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
+from pytest_rmq_conformance.engine.records import Family, GeneratedCheck, Kind
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE, parse_release
-
-if TYPE_CHECKING:
-    from pytest_rmq_conformance.engine.golden.cases import CaseOutcome
-    from pytest_rmq_conformance.engine.golden.data import Run
-    from pytest_rmq_conformance.engine.loading.subject import Subject
-    from pytest_rmq_conformance.engine.protocol.client import Harness
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -66,158 +63,6 @@ __all__ = [
 ENTRY_POINT_GROUP = "rmq_conformance.kinds"
 #: the kinds that come with the suite, imported on the first look-up
 BUILT_IN = ("pytest_rmq_conformance.kinds.allocation", "pytest_rmq_conformance.kinds.producer", "pytest_rmq_conformance.kinds.grpc")
-
-Params = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class GeneratedCheck:
-    """A check on generated inputs, as a kind gives it: ``examples`` (a hypothesis strategy),
-    ``body(example)`` raising :class:`~pytest_rmq_conformance.engine.generated.generation.PropertyFailure`
-    where the strategy fails, ``explicit`` examples every seed asks first, and ``classify()``:
-    how bad the failure ``body`` last raised is (:mod:`~pytest_rmq_conformance.engine.divergence`)."""
-
-    examples: Any
-    body: Callable[[Any], None]
-    explicit: Sequence[Any] = ()
-    classify: Callable[[], str | None] = lambda: None
-
-
-class Kind(Protocol):
-    """What the engine asks of a kind of strategy under test.
-
-    Optional attributes: ``compared`` (how its answers are compared, for the report header;
-    by default as sets or lists, per ``--rmq-strict-order``), ``other_methods`` (more methods
-    that make an object one of its strategies), ``lazy_keys`` (parts of a golden line kept as
-    text until a case replays them), ``hello_fields(strategy)`` (what the built-in harness's hello
-    says of a strategy it serves, as a harness of another language declares it)."""
-
-    #: short name, used in records and protocol messages (``allocation``)
-    name: str
-    #: the method a strategy object of this kind has (``allocate``); an object that has it is an instance spec
-    method: str
-    #: the JSON schema (``schemas/<name>.schema.json`` or a path) of one golden line, or ``None``
-    case_schema: str | Path | None
-    #: folders holding ``protocol-<message>.schema.json`` for its messages, besides the shipped ``schemas/``
-    schema_dirs: tuple[Path, ...]
-
-    @property
-    def golden_dirs(self) -> tuple[Path, ...]:
-        """Golden directories of its own (a ``manifest.json`` and a ``<FAMILY>.jsonl`` per
-        family), read besides the shipped ``golden/`` whenever one of its strategies is under test."""
-        ...
-
-    @property
-    def default_properties(self) -> frozenset[str]:
-        """The properties a strategy with no Java twin is held to unless it declares its own."""
-        ...
-
-    def parse_properties(self, claimed: Any, where: str) -> frozenset[str]:
-        """The property names a strategy declares (``rmq_properties``, or the
-        ``pytest_rmq_properties`` hook), checked; ``ValueError`` naming ``where`` otherwise."""
-        ...
-
-    def parse_case(self, data: Mapping[str, Any], where: str, runs: Mapping[str, Run]) -> Any:
-        """One golden line, schema-valid, as a case: it has ``id``, ``strategy`` (its family),
-        ``params``, ``runs`` and ``source``; ``GoldenDataError`` naming ``where`` otherwise."""
-        ...
-
-    def check_strategy(self, spec: str, name: str, strategy: Any) -> None:
-        """Refuse, once at load, a strategy that cannot be called as this kind's strategies are
-        (``SpecError``, naming ``spec``)."""
-        ...
-
-    def replay(self, subject: Subject, case: Any, run: Run) -> CaseOutcome:
-        """Ask ``case`` of the subject (its source: in this process or a harness), compare with
-        Java's answers of ``run``, and say how it went."""
-        ...
-
-    def report(self, outcome: CaseOutcome, rerun: str) -> str:
-        """The failure report of ``outcome``, ending with ``rerun``."""
-        ...
-
-    def divergence(self, outcome: CaseOutcome) -> str:
-        """The first divergence of a failed ``outcome``, in one line."""
-        ...
-
-    def describe_example(self, example: Any) -> str:
-        """A generated input in one line, for reports."""
-        ...
-
-    def generated(self, subject: Subject) -> GeneratedCheck | str:
-        """The differential on generated inputs against the reference port, or why it cannot run."""
-        ...
-
-    def remote(self, harness: Harness, family: str, params: Params, release: str) -> Any:
-        """A strategy object whose calls are requests to ``harness``."""
-        ...
-
-    def serve(self, request: Mapping[str, Any], build: Callable[[str, Params], Any]) -> dict[str, Any] | None:
-        """The built-in harness's answer to ``request`` (``build(family, params)`` makes a Python
-        strategy), or ``None`` when the request is not one of this kind's."""
-        ...
-
-    def import_golden(self, source: Path, out: Path) -> str | None:
-        """Build this kind's golden files under the golden directory ``out`` from the Java
-        vectors in ``source`` and say what was written, or ``None`` when ``source`` holds none
-        of this kind's vectors (``GoldenDataError`` for bad ones)."""
-        ...
-
-
-@dataclass(frozen=True)
-class Family:
-    """What the suite knows of one Java strategy.
-
-    - ``name``: the golden name (the ``strategy`` of golden cases, Java's ``getName()``);
-    - ``kind``: the name of the :class:`Kind` it belongs to;
-    - ``build(params, version, charset)``: the reference port configured by golden ``params``;
-    - ``keywords(params, version, charset)``: golden ``params`` as the keywords a factory takes;
-    - ``params(keywords)``: the other way, from the keyword values an instance carries as
-      attributes (named ``keyword_names``); ``None`` when they cannot be described as params;
-    - ``defaults``: attribute values assumed when an instance lacks the attribute;
-    - ``probe``: params to build with while probing a strategy's name, before any case;
-    - ``properties(version)``: the properties Java's strategy has at that release;
-    - ``name_prefix``: strategy names starting with it belong to the family too;
-    - ``port``: the class of the reference port (its name is a spec too);
-    - ``stateful``: its strategies keep state between calls that a case starts afresh (an
-      instance spec, one object for every case, is refused).
-    """
-
-    name: str
-    build: Callable[[Params, str, str], Any]
-    kind: str = ""
-    properties: Callable[[str], frozenset[str]] = lambda version: frozenset()
-    keywords: Callable[[Params, str, str], dict[str, Any]] = lambda params, version, charset: {}
-    params: Callable[[Mapping[str, Any]], dict[str, Any] | None] = lambda keywords: {}
-    keyword_names: tuple[str, ...] = ()
-    defaults: Mapping[str, Any] = field(default_factory=dict)
-    probe: Params = field(default_factory=dict)
-    name_prefix: str | None = None
-    port: type | None = None
-    stateful: bool = False
-
-    def matches(self, strategy_name: str) -> bool:
-        """Whether a strategy called ``strategy_name`` belongs to this family."""
-        if strategy_name == self.name:
-            return True
-        return self.name_prefix is not None and strategy_name.startswith(self.name_prefix)
-
-    def params_of(self, instance: Any) -> dict[str, Any] | None:
-        """The golden params describing ``instance``'s configuration, or ``None`` when it
-        lacks an attribute or carries what params cannot describe."""
-        keywords = {}
-        for keyword in self.keyword_names:
-            if hasattr(instance, keyword):
-                keywords[keyword] = getattr(instance, keyword)
-            elif keyword in self.defaults:
-                keywords[keyword] = self.defaults[keyword]
-            else:
-                return None
-        return self.params(keywords)
-
-    def normalized(self, params: Params, version: str) -> dict[str, Any] | None:
-        """``params`` sent through the keywords and back, for comparing configurations."""
-        return self.params(self.keywords(params, version, "UTF-8"))
 
 
 _KINDS: dict[str, Kind] = {}

@@ -1,4 +1,7 @@
-"""The one-line commands that rerun a golden case or replay a generated check."""
+"""The one-line commands that rerun a golden case or replay a generated check.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 In a wheel both sit inside the package, under ``data/``; in a checkout or an
 editable install they are the top-level folders of the project.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

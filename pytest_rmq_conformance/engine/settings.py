@@ -1,5 +1,8 @@
 """The choices of one run: which strategy, which release, how hard the generated checks look,
-and the time limits. Built once per run (the plugin from its options, the commands from theirs)."""
+and the time limits. Built once per run (the plugin from its options, the commands from theirs).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Reference ports of the 5.x gRPC clients' load balancers (``apache/rocketmq-clients``, Java):
-the route model (:mod:`.route`) and the publishing and subscription balancers (:mod:`.balancers`)."""
+the route model (:mod:`.route`) and the publishing and subscription balancers (:mod:`.balancers`).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from pytest_rmq_conformance.grpc.balancers import (
     AtomicIndex,

@@ -7,6 +7,8 @@ publish, readable to subscribe), and raises ``ValueError`` (Java's
 ``IllegalArgumentException``) when none is left. The index is Java's ``AtomicInteger``: random
 in ``[0, Integer.MAX_VALUE)`` when none is given, shared with the balancers that
 :meth:`~PublishingLoadBalancer.update` makes, and wrapping from ``MAX_VALUE`` to ``MIN_VALUE``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

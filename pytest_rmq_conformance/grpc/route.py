@@ -4,6 +4,8 @@ Ports of ``route/Endpoints``, ``route/Broker``, ``route/MessageQueueImpl``, ``ro
 and ``route/TopicRouteData`` of ``apache/rocketmq-clients`` (Java), as far as the balancers use
 them: a route is a list of :class:`MessageQueue`; two endpoints are equal when their scheme and
 their address list, in order, are.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,2 @@
+"""Internal: import the public names from ``pytest_rmq_conformance``."""
+

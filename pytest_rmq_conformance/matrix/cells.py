@@ -3,6 +3,8 @@ golden replay and the differential on generated examples, one cell per family ×
 
 :func:`build_matrix` returns the document ``matrix.json`` holds
 (``schemas/matrix.schema.json``); nothing here imports pytest.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

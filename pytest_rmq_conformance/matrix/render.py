@@ -1,6 +1,9 @@
 """The compatibility matrix, written: ``matrix.json`` (validated by its schema), ``matrix.md``,
 ``matrix.html`` (one self-contained file: styles, badges and the copy buttons inline) and one
-SVG badge per implementation."""
+SVG badge per implementation.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Why a sweep did not run or finish, each said in one sentence, with the command's exit code:
+"""Internal: the errors a sweep stops with, and their exit codes.
+
+Why a sweep did not run or finish, each said in one sentence, with the command's exit code:
 2 is a usage error (found before Spark starts), 3 a Spark that did not start or a master that
 does not answer, 1 a sweep that failed part-way and published nothing."""
 

@@ -1,4 +1,6 @@
-"""Spark master URLs, checked before Spark starts: the forms Spark accepts, and for a standalone
+"""Internal: the check of a Spark master URL.
+
+Spark master URLs, checked before Spark starts: the forms Spark accepts, and for a standalone
 master (``spark://host:port``) whether anything listens there.
 
     >>> url_problem("local[2]") is None, url_problem("spark://head:7077,standby:7077") is None

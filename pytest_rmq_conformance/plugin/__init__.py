@@ -11,6 +11,8 @@ Installed, the plugin joins every pytest run of its environment; a run that
 uses none of it imports only this package's option and fixture definitions.
 The engine is imported when an ``--rmq-*`` choice or the suite is used
 (:func:`~pytest_rmq_conformance.plugin.state.rmq_state`).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

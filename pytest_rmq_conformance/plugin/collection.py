@@ -1,5 +1,8 @@
 """Which suite tests run: ``--rmq-checks`` parts, ``--rmq-case`` patterns, and the known
-divergences of ``--rmq-xfail-file`` / ``--rmq-skip-file``."""
+divergences of ``--rmq-xfail-file`` / ``--rmq-skip-file``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,8 @@ after whitespace::
 
     pub-CONSISTENT_HASH-0354-unicode   our client hashes UTF-8 only
     pub-AVG-00[0-3]*
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The fixtures that give a user's own tests the strategy under test and groups drawn for it."""
+"""The fixtures that give a user's own tests the strategy under test and groups drawn for it.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 
@@ -51,7 +54,7 @@ def rmq_groups(rmq_conformance):
     ``rmq_conformance.build_for(scenario)``. Example::
 
         from hypothesis import given
-        from pytest_rmq_conformance.kinds.allocation.calls import assign
+        from pytest_rmq_conformance import assign
 
         def test_every_client_gets_something(rmq_groups, rmq_conformance):
             @given(rmq_groups.scenarios())

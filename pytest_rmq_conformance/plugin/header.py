@@ -1,4 +1,7 @@
-"""The report header: what is under test, where each choice came from, and the seed."""
+"""The report header: what is under test, where each choice came from, and the seed.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

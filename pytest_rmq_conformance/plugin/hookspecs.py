@@ -2,6 +2,8 @@
 
 Implement them like any pytest hook: a function of the same name in a
 ``conftest.py`` or in a plugin registered under the ``pytest11`` entry point.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def pytest_rmq_build_strategy(factory, keywords, case, config):
     some of ``virtual_node_cnt``, ``consumeridcs`` (a set or ``None``),
     ``message_queue_list`` (a list of ``MessageQueue`` or ``None``),
     ``allocate_message_queue_strategy`` and ``machine_room_resolver``.
-    ``case`` is the :class:`~pytest_rmq_conformance.engine.golden.data.GoldenCase` or, for
+    ``case`` is the :class:`~pytest_rmq_conformance.kinds.allocation.cases.GoldenCase` or, for
     the generated checks, the :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`
     (both have ``strategy`` and ``params`` in the golden files' vocabulary),
     or ``None`` while the plugin probes the strategy's ``name``. Return the strategy object, or

@@ -5,6 +5,8 @@ environment variable ``RMQ_<NAME>``, then its ini key ``rmq_<name>``, then the
 default; the report header says where the strategy and the release came
 from, and a bad value is named with its origin. Reading options imports
 nothing of the engine until the settings themselves are built.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ on the shared ``rmq_clock``.
 
 Both are session-scoped factories, safe inside ``@given``. The plugin imports this module in
 every pytest run, so it imports the producer models only inside the fixtures.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

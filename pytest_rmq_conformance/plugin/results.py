@@ -9,6 +9,8 @@ writes, as the workers' reports arrive.
 
     {"resultsVersion": 1, "test": "…/test_golden.py::test_golden[AVG-0007]", "check": "golden",
      "case": "AVG-0007", "verdict": "failed", "cause": "1 missing and 1 extra queue(s)", ...}
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

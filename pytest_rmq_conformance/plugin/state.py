@@ -7,6 +7,8 @@ suite never imports the engine.
 
     def pytest_collection_finish(session):
         subject = rmq_state(session.config).subject
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Terminal reporting on the process that reports (the controller under xdist): failing
-golden cases grouped by cause, and the churn table of the rebalance checks."""
+golden cases grouped by cause, and the churn table of the rebalance checks.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -12,6 +12,8 @@
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
     rmq_note        a generated check that passed on fewer examples than asked for: why
     rmq_suite_faults  a generated check that left out draws the reference port fails: their count
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

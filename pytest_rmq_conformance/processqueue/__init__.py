@@ -8,6 +8,8 @@ so tests move time by hand.
 
 Names are imported from their modules on first use: the pytest plugin imports
 this package's fixtures in every run, and a run that uses none of them loads no model.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

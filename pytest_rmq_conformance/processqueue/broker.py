@@ -3,6 +3,8 @@
 One :class:`Broker` stands for every broker of the topics (its state is kept
 per queue); :meth:`Broker.fail` makes calls to one broker name fail, as when
 its master is down.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

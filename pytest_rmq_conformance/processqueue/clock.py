@@ -1,5 +1,8 @@
 """Clocks in milliseconds: a manual one for tests and simulations, one that starts over for every
-test and hypothesis example, the wall clock, and delayed calls on a manual clock."""
+test and hypothesis example, the wall clock, and delayed calls on a manual clock.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""The Java client's tunables (system properties) and the releases the models follow."""
+"""The Java client's tunables (system properties) and the releases the models follow.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

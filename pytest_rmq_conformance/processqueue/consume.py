@@ -15,6 +15,8 @@ the 60 s cut-off) are :class:`OrderlyLoop`'s alone; the group simulation runs it
     >>> pq = ProcessQueue(clock); msgs = fill(pq, range(3))
     >>> process_consume_result_concurrently(pq, mq, msgs[1:], CONSUME_SUCCESS, offset_store=store).offset
     0
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

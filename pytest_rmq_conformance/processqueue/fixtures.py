@@ -7,6 +7,8 @@ each call.
 
 The plugin imports this module in every pytest run, so it imports the models
 only inside the fixtures.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ def rmq_process_queue(rmq_clock, rmq_client_version):
 
     Example::
 
-        from pytest_rmq_conformance.processqueue import Message
+        from pytest_rmq_conformance import Message
 
         def test_commit_offset_is_the_lowest_in_flight(rmq_process_queue):
             pq = rmq_process_queue(version="4.9.8")

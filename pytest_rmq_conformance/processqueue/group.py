@@ -19,6 +19,8 @@ with a :class:`~pytest_rmq_conformance.processqueue.MessageFlow`, messages move 
     1000
     >>> sorted(len(held) for held in sim.assignment().values())
     [1, 1, 2]
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

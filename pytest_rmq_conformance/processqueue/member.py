@@ -1,4 +1,7 @@
-"""One client of a simulated group: its id, its rebalance implementation and its schedule."""
+"""One client of a simulated group: its id, its rebalance implementation and its schedule.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

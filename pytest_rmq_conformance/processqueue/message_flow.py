@@ -10,6 +10,8 @@ group's timers), with every consumption recorded so duplicates show up.
     [(MessageQueue(topic='T', broker_name='broker-a', queue_id=0), 7)]
     >>> parallel_consumption([first, again]) == [(first, again)]
     True
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

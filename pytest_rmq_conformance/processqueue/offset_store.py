@@ -1,4 +1,7 @@
-"""The client's consumer offsets (``RemoteBrokerOffsetStore``) and where a new queue starts."""
+"""The client's consumer offsets (``RemoteBrokerOffsetStore``) and where a new queue starts.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -14,6 +14,8 @@ changed since it last looked.
     >>> ledger.observe("c1", {}, alive=False); ledger.observe("c2", {mq: ProcessQueue(clock)})
     >>> ledger.ownership[mq]
     [Ownership(client='c1', start=0, end=500), Ownership(client='c2', start=500, end=None)]
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

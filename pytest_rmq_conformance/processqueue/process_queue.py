@@ -12,6 +12,8 @@ Names and behaviour follow the Java class (4.9.8 and 5.3.3), in snake_case:
     >>> clock.advance(120000); pq.is_pull_expired()
     120000
     False
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ answer. Both work on a :class:`~pytest_rmq_conformance.processqueue.RebalancePus
     PullDecision(action='pull', delay=0, reason='')
     >>> pq.last_pull_timestamp
     5000
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ succeeds, else stay as zombies; newly assigned queues get a fresh
     True
     >>> sorted(mq.queue_id for mq in impl.process_queue_table)
     [0, 1]
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@
 named like its Java original and takes ``version=`` (one of
 ``pytest_rmq_conformance.releases.RELEASES``); the fault strategy also takes ``clock=``.
 The shapes they implement are in :mod:`pytest_rmq_conformance.producer.contract`.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from pytest_rmq_conformance.producer.contract import (

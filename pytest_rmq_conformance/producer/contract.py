@@ -19,6 +19,8 @@ counter is pinned by the suite through :meth:`Counter.pin`, as the Java harness 
 
 Java's exceptions are Python exceptions: ``IllegalArgumentException`` is ``ValueError``;
 any other Java exception needs some exception.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""``ThreadLocalIndex``: the round-robin counter of a publish list (and of 4.x's ``whichItemWorst``)."""
+"""``ThreadLocalIndex``: the round-robin counter of a publish list (and of 4.x's ``whichItemWorst``).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``MQFaultStrategy`` (``FAULT_STRATEGY``): which queue a producer sends to, with latency fault tolerance."""
+"""``MQFaultStrategy`` (``FAULT_STRATEGY``): which queue a producer sends to, with latency fault tolerance.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

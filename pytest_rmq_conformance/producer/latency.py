@@ -1,4 +1,7 @@
-"""``LatencyFaultToleranceImpl``: a producer's fault table, one item per broker name."""
+"""``LatencyFaultToleranceImpl``: a producer's fault table, one item per broker name.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

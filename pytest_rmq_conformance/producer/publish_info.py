@@ -1,4 +1,7 @@
-"""``TopicPublishInfo``: a topic's publish list with its counter, and how a route becomes one."""
+"""``TopicPublishInfo``: a topic's publish list with its counter, and how a route becomes one.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

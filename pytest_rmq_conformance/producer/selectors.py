@@ -1,4 +1,7 @@
-"""The built-in ``MessageQueueSelector``s: ``SELECTOR_HASH`` and ``SELECTOR_RANDOM``."""
+"""The built-in ``MessageQueueSelector``s: ``SELECTOR_HASH`` and ``SELECTOR_RANDOM``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

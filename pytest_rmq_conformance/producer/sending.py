@@ -17,6 +17,8 @@ strategy as the Java client's synchronous ``DefaultMQProducerImpl.sendDefaultImp
 
 Time is a manual clock's (``now()`` and ``advance(ms)``, whole milliseconds): the fixtures'
 ``rmq_clock``. Nothing here touches a network.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

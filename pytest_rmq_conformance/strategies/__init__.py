@@ -4,6 +4,8 @@ Each class is named like its Java original and has ``name`` (Java
 ``getName()``) and ``allocate(consumer_group, current_cid, mq_all, cid_all)``;
 Java's IllegalArgumentException is ``ValueError``. The keyword ``version``
 selects the RocketMQ release reproduced (``pytest_rmq_conformance.releases.RELEASES``).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely

@@ -1,4 +1,7 @@
-"""``AllocateMessageQueueAveragely`` (``AVG``): consecutive pages, the default strategy."""
+"""``AllocateMessageQueueAveragely`` (``AVG``): consecutive pages, the default strategy.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

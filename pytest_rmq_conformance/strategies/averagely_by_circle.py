@@ -1,4 +1,7 @@
-"""``AllocateMessageQueueAveragelyByCircle`` (``AVG_BY_CIRCLE``): round-robin dealing."""
+"""``AllocateMessageQueueAveragelyByCircle`` (``AVG_BY_CIRCLE``): round-robin dealing.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""What every reference strategy shares: the argument check, the base class."""
+"""What every reference strategy shares: the argument check, the base class.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``AllocateMessageQueueByConfig`` (``CONFIG``): a fixed list for every caller."""
+"""``AllocateMessageQueueByConfig`` (``CONFIG``): a fixed list for every caller.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

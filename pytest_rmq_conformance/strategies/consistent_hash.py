@@ -1,4 +1,7 @@
-"""``AllocateMessageQueueConsistentHash`` (``CONSISTENT_HASH``): a hash ring of clients."""
+"""``AllocateMessageQueueConsistentHash`` (``CONSISTENT_HASH``): a hash ring of clients.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

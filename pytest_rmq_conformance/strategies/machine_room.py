@@ -1,4 +1,7 @@
-"""``AllocateMessageQueueByMachineRoom`` (``MACHINE_ROOM``): only queues of chosen rooms."""
+"""``AllocateMessageQueueByMachineRoom`` (``MACHINE_ROOM``): only queues of chosen rooms.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

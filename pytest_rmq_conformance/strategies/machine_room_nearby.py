@@ -1,4 +1,7 @@
-"""``AllocateMachineRoomNearby`` (``MACHINE_ROOM_NEARBY-<inner>``): prefer your own room."""
+"""``AllocateMachineRoomNearby`` (``MACHINE_ROOM_NEARBY-<inner>``): prefer your own room.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Machine-room resolvers for ``AllocateMachineRoomNearby``, as the golden files describe them."""
+"""Machine-room resolvers for ``AllocateMachineRoomNearby``, as the golden files describe them.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

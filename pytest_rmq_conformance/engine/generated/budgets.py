@@ -5,6 +5,8 @@ long. While a :func:`deadline` is set, :func:`check` (called before every
 call of the strategy under test) raises :class:`OutOfTime` once it has
 passed, which ends the check wherever it is: the example in flight is not
 finished, and the check reports what it found until then.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

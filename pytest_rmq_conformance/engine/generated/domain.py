@@ -7,6 +7,8 @@ property's domain, or the property is wrong: either way the fault is the suite's
 strategy passes are not asked again: no one is blamed for them.) The draw is left out (the property
 still runs on the others), and :func:`suite_fault` says which property, which draw and which
 seed, for the run to report without failing the user's test.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ Java's constructor refuses the configuration too, the example does not count. Wi
 ``reference`` body (:mod:`.domain`), a failing draw is asked of the reference port before it
 is held against the strategy; a draw the port fails too does not count either: it is a fault of
 the suite, kept in ``CheckResult.suite_faults``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

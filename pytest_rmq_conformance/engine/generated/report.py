@@ -1,4 +1,7 @@
-"""The report of a generated example on which a check failed, whatever the kind."""
+"""The report of a generated example on which a check failed, whatever the kind.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """The statistics of the spread checks: an exact chi-square tail, and the bound a fair draw
-exceeds with a given chance."""
+exceeds with a given chance.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

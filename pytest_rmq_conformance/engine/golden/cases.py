@@ -1,4 +1,4 @@
-"""Golden cases for the strategy under test: which apply at the selected release, and their outcomes.
+"""Internal: the golden cases for the strategy under test: which apply at the selected release, and their outcomes.
 
 :class:`GoldenCases` picks, from the shipped golden data and any extra
 directories, the cases of the subject's family that have a run at the
@@ -8,69 +8,19 @@ configuration), then replays each into a :class:`CaseOutcome`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine import kinds
-from pytest_rmq_conformance.engine.divergence import FAULT
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError, Run, load_golden
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
+from pytest_rmq_conformance.engine.records import CaseOutcome, Run, reason_of
 from pytest_rmq_conformance.releases import parse_release
 
 if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.loading.subject import Subject
 
 __all__ = ["CaseOutcome", "GoldenCases", "reason_of"]
-
-#: what differs from one failure of a cause to the next: quoted text, a queue as ``broker/queueId``
-#: (a producer's and a balancer's way of naming one), a number
-_VOLATILE = re.compile(r"'[^']*'|\"[^\"]*\"|[^\s,;:'\"/()\[\]]+/-?\d+|\d+")
-
-
-def reason_of(problems: Sequence[Any], error: str | None) -> str:
-    """A short key shared by failures with the same cause: the first ``problem`` of ``problems``
-    (or ``error``) with numbers, queues and quoted text blanked."""
-    text = error if error is not None else (problems[0].problem if problems else "failed")
-    return _VOLATILE.sub("…", text)
-
-
-@dataclass(frozen=True)
-class CaseOutcome:
-    """How the strategy did on one golden case.
-
-    ``mismatches`` are the kind's divergences from Java, in the order found, each with a
-    one-line ``problem``; ``impact`` is how bad the worst of them is
-    (:mod:`~pytest_rmq_conformance.engine.divergence`), set by the kind; ``error`` says why the
-    case could not be asked at all.
-    """
-
-    case: Any
-    run: str
-    strategy_name: str | None
-    mismatches: tuple[Any, ...] = ()
-    error: str | None = None
-    skipped: str | None = None  # not implemented by a harness, or not run once it was given up
-    not_run: bool = False  # skipped because the harness was given up, or did not make some of its calls
-    impact: str | None = None
-
-    @property
-    def passed(self) -> bool:
-        return self.error is None and not self.mismatches and self.skipped is None
-
-    @property
-    def reason(self) -> str:
-        return reason_of(self.mismatches, self.error)
-
-    @property
-    def divergence_class(self) -> str | None:
-        """How bad this outcome is: ``None`` when it passed or did not run, :data:`FAULT` when
-        the case could not be asked, else the kind's ``impact``."""
-        if self.skipped is not None or self.passed:
-            return None
-        return FAULT if self.error is not None else self.impact
-
 
 class GoldenCases:
     """The golden cases that apply to ``subject``; ``extra_dirs`` returns more golden
@@ -146,17 +96,18 @@ class GoldenCases:
         return cases
 
     def missing_vectors(self) -> str | None:
-        """Why a served family cannot be checked against Java at the selected release: it has no
-        vectors there (in any directory), so its run would check nothing while claiming Java's
-        behaviour; ``None`` when each has some. Raises as :meth:`cases` does."""
+        """Why a served family cannot be checked against Java at the selected release: it has
+        vectors at other releases but none there (in any directory), so its run would check nothing
+        while claiming Java's behaviour; ``None`` when each has some, or has none at any release (a
+        family of its own, with no Java twin, is held to its invariants and its own reference).
+        Raises as :meth:`cases` does."""
         self.cases()
         version = self.subject.settings.version
         for family in self.subject.families:
             runs = {run_id for case in self._every if case.strategy == family for run_id in case.runs}
             releases = sorted({self._runs[run_id].rocketmq for run_id in runs}, key=parse_release)
-            if version not in releases:
-                has = f"it has them at {', '.join(releases)}" if releases else "it has none at any release"
-                return f"--rmq-reference-version={version}: no golden vectors for {family} at RocketMQ {version}; {has}"
+            if releases and version not in releases:
+                return f"--rmq-reference-version={version}: no golden vectors for {family} at RocketMQ {version}; it has them at {', '.join(releases)}"
         return None
 
     def clients(self) -> list[str]:

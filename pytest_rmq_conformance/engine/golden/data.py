@@ -1,10 +1,10 @@
-"""Load and validate the golden vectors: what the Java strategies answered.
+"""Internal: load and validate the golden vectors: what the Java strategies answered.
 
 ``golden/manifest.json`` names the runs (a RocketMQ release, and the JVM
 default charset when it was not UTF-8) with their provenance;
 ``golden/<STRATEGY>.jsonl`` holds one case per line of family ``STRATEGY``, validated against
 its kind's schema and parsed by its kind
-(:meth:`~pytest_rmq_conformance.engine.kinds.Kind.parse_case`). See ``golden/README.md`` for
+(:meth:`~pytest_rmq_conformance.engine.records.Kind.parse_case`). See ``golden/README.md`` for
 the format.
 """
 
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine import kinds
+from pytest_rmq_conformance.engine.records import Run
 from pytest_rmq_conformance.engine.resources import golden_dir, schema_validator
 
 __all__ = [
@@ -46,45 +47,6 @@ MANIFEST = "manifest.json"
 
 class GoldenDataError(ValueError):
     """Golden data that is unreadable or breaks its schema; the message names the file, line and case."""
-
-
-@dataclass(frozen=True)
-class Run:
-    """One run of the Java harness: a release under one JVM default charset (for a kind of a
-    client outside RocketMQ's own, the client's Java classes, filed under a release)."""
-
-    id: str
-    rocketmq: str
-    commit: str
-    jdk: str
-    file_encoding: str
-    default_charset: str
-    #: the client whose classes answered, where it is not RocketMQ's own (``rocketmq-clients Java da8271b5``)
-    client: str | None = None
-
-    @classmethod
-    def from_json(cls, run_id: str, data: Mapping[str, str]) -> Run:
-        return cls(
-            run_id,
-            data["rocketmq"],
-            data["commit"],
-            data["jdk"],
-            data["fileEncoding"],
-            data["defaultCharset"],
-            data.get("client"),
-        )
-
-    def to_json(self) -> dict[str, str]:
-        out = {
-            "rocketmq": self.rocketmq,
-            "commit": self.commit,
-            "jdk": self.jdk,
-            "fileEncoding": self.file_encoding,
-            "defaultCharset": self.default_charset,
-        }
-        if self.client is not None:
-            out["client"] = self.client
-        return out
 
 
 def run_id_for(rocketmq: str, default_charset: str) -> str:

@@ -1,4 +1,4 @@
-"""``--rmq-strategy`` specs: from a string to a source of strategy objects.
+"""Internal: ``--rmq-strategy`` specs, from a string to a source of strategy objects.
 
 A spec is, in this order of precedence:
 
@@ -26,7 +26,7 @@ import difflib
 import importlib
 import inspect
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -36,6 +36,8 @@ from pytest_rmq_conformance.engine import kinds
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "BuildHook",
+    "Declare",
     "SpecError",
     "Resolved",
     "resolve_spec",
@@ -45,6 +47,11 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "rmq_conformance.strategies"
 EXEC = "exec:"
+
+#: ``build_hook(factory, keywords, case)``: a strategy, or ``None`` to call ``factory(**keywords)``
+BuildHook = Callable[[Any, dict[str, Any], Any], Any]
+#: ``declare(strategy, name)``: the properties a hook says the strategy claims, or ``None``
+Declare = Callable[[Any, "str | None"], Any]
 
 
 class SpecError(Exception):

@@ -7,6 +7,8 @@ and builds a strategy for any case or generated group. Its
 :class:`~pytest_rmq_conformance.engine.running.hangs.HangBudget` stops calling a
 strategy that keeps overrunning the per-call limit. Hooks come in as plain
 callables; nothing here imports pytest.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ process died, wrote a malformed or unexpected line, or overran the time
 limit) raises :class:`HarnessFault`, naming what happened with the tail of
 stderr; the process is stopped, and the next request starts a new one, up to
 ``max_restarts`` times. Nothing here imports pytest.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

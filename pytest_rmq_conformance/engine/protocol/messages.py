@@ -14,6 +14,8 @@ business, and the tests validate both directions of real conversations against t
     Traceback (most recent call last):
     ...
     ValueError: sort-request: cidAll is required (declared in schemas/protocol-sort-request.schema.json)
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

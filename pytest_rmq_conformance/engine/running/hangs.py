@@ -9,6 +9,8 @@ across processes; without a file it is kept in memory.
     False
     >>> budget.record(); budget.exhausted
     True
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ same example and names the first call answered otherwise the second time.
     with recording() as second:
         body(example)
     difference = first_difference(first, second)
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

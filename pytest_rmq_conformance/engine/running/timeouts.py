@@ -1,4 +1,7 @@
-"""A per-call time limit for strategy code that may hang."""
+"""A per-call time limit for strategy code that may hang.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
 The suite's own frames (this package, and the standard library's threading
 that runs a call with a time limit) lead into every call of a strategy; a
 report shows what lies past them.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ answers lives in the modules beside it: golden cases (:mod:`.cases`) and their r
 (:mod:`.protocol`), generated groups (:mod:`.groups`, :mod:`.scenarios`) and the checks on
 them (:mod:`.differential`, :mod:`.invariants`, :mod:`.properties`, :mod:`.one_answer`,
 :mod:`.steps`). They are imported when a record method first needs them.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ clock by the offset *before* importing the strategy, and writes
 ``{"answers": [[key per caller] per scenario]}`` (see
 :func:`~pytest_rmq_conformance.kinds.allocation.replay.answer_key`) or ``{"error": ...}``.
 Each caller is answered by a freshly built strategy.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

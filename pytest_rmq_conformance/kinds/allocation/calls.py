@@ -4,6 +4,8 @@ Every call goes through :func:`~pytest_rmq_conformance.kinds.allocation.replay.c
 (copies of the lists, mutation check, per-call time limit). A call that
 overruns the limit raises :class:`Hang`, a ``BaseException`` so that
 hypothesis does not retry (and wait for) the same hang while shrinking.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

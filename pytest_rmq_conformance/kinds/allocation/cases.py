@@ -2,6 +2,8 @@
 
 A line of ``golden/<STRATEGY>.jsonl`` (``schemas/golden-case.schema.json``) becomes a
 :class:`GoldenCase`; see ``golden/README.md`` for the format.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ consistent hashing, the queue's key, its hash and the ring node it hits),
 or, when the strategy could not be built at all for a configuration Java's
 constructor accepts, that configuration and where the constructor raised (one
 failure for the group, not one per caller).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from pytest_rmq_conformance.kinds.allocation.family import get as family_record
     ))
 
 Hypothesis is imported only by the draw functions, when groups are drawn.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

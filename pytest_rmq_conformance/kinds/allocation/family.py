@@ -6,6 +6,8 @@ to a factory's keywords and back, the probe configuration, Java's properties per
 :class:`AllocationFamily` says which parameters suit a queue layout, how hypothesis draws its
 parameters, the edge configurations every seed asks, how to explain where Java placed a queue,
 and whether its brokers need machine rooms. The six Java families are in :mod:`.families`.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 In this process, every caller gets a fresh strategy built for the case (as the Java harness
 built one per call) and fresh copies of the lists; behind a harness, the case's callers go in
 one ``allocate`` request. Either way the answers are compared with Java's for the run.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ queues in answers and sorted lists into positions in ``mqAll``, merges the
 runs that answered a case identically, and records where each run came from.
 The output is deterministic: importing the same files twice gives the same
 bytes.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

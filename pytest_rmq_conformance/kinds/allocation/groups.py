@@ -22,6 +22,8 @@ separators (leading, doubled, trailing: ``IDC1@broker-a@``, which Java's
     >>> from hypothesis import given
     >>> @given(scenarios("AVG"))
     ... def test_every_queue_has_an_owner(scenario): ...
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

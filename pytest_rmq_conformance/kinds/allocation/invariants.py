@@ -8,6 +8,8 @@ pytest or Spark: the plugin and the sweep pipeline both call them.
     >>> a, b = MessageQueue("T", "b", 0), MessageQueue("T", "b", 1)
     >>> [v.kind for v in no_double_assignment({"c1": [a, b], "c2": [b]})]
     ['overlap']
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

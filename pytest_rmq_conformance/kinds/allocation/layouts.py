@@ -7,6 +7,8 @@ when the family needs rooms (``Family.needs_rooms``).
 
     >>> [str(mq) for mq in queue_layout(3, brokers=broker_names(2, rooms=True))][:2]
     ['MessageQueue [topic=TopicTest, brokerName=IDC1@broker-a, queueId=0]', 'MessageQueue [topic=TopicTest, brokerName=IDC1@broker-a, queueId=1]']
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

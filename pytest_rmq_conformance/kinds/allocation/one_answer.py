@@ -16,6 +16,8 @@ per caller whose answers differ:
 - ``process`` and ``time``: answers computed in subprocesses with other
   ``PYTHONHASHSEED`` values, or with the clock moved, against this
   process's (:mod:`~pytest_rmq_conformance.kinds.allocation.answerer`).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

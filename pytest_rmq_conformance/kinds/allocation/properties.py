@@ -8,6 +8,8 @@ default :data:`DEFAULT_PROPERTIES`::
     class StickyStrategy:
         name = "STICKY"
         rmq_properties = {"coverage", "no-double-assignment", "one-answer", "stable-on-leave"}
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

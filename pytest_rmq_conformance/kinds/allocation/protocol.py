@@ -11,6 +11,8 @@ The suite's side (:func:`allocate`, :func:`sort`, :class:`RemoteStrategy`) sends
 :class:`~pytest_rmq_conformance.engine.protocol.client.Harness` and reads the answers into
 :class:`~pytest_rmq_conformance.kinds.allocation.replay.Answer` values; the built-in harness's
 side (:func:`serve`) answers them with Python strategies.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

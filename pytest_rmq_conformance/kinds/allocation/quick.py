@@ -16,6 +16,8 @@ name what is wrong. A test holds the two equal on random assignments, broken one
     (2, 2, 2, 0)
     >>> quick_measures({"coverage"}, Event("leave", "b"), before_group, {"a": q[:2], "b": q[2:]}, after_group, {"a": q[1:]}) is None
     True
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

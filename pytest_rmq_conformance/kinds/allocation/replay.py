@@ -3,6 +3,8 @@
 Each call gets fresh copies of ``mq_all`` and ``cid_all`` (so one call cannot
 disturb the next, and a strategy that modifies them is caught) and, through
 ``factory``, a fresh strategy, as the Java harness did.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ name that is empty, holds ``@`` or a separator, or holds a character that
 cannot be seen is quoted with repr-style escapes
 (:func:`~pytest_rmq_conformance.model.shown_name`), so two different queues
 never print alike.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

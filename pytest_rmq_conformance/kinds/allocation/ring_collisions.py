@@ -8,6 +8,8 @@ the virtual node ``"<client>-<k>"``: Java routes it to that very node
 Each pair of ``NODE_ON_NODE`` is two virtual nodes with one key: the one put
 on the ring later replaces the other. All keys are ASCII, so they collide
 under every charset.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 QUEUE_ON_NODE = (

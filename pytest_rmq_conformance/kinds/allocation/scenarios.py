@@ -8,6 +8,8 @@ twin). It has the ``strategy``/``params``/``id`` attributes of a
 :class:`~pytest_rmq_conformance.engine.golden.data.GoldenCase`, so builders and hooks
 treat both alike. A :class:`Plan` is a group that changes membership step by
 step.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

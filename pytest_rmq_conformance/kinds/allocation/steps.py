@@ -12,6 +12,8 @@ and the sweep all judge a join, leave or crash with :func:`check_step`.
     >>> step = check_step({"coverage"}, Event("leave", "b"), before_group, {"a": q[:2], "b": q[2:]}, after_group, {"a": q})
     >>> step.violations, step.moved, step.lower_bound, step.own, step.imbalance
     ((), 2, 2, 2, 0)
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@
 producer's queues, round robin over brokers, passing over excluded endpoints) and
 ``SUBSCRIBE_ROUND_ROBIN`` (a simple consumer's queue), as ``apache/rocketmq-clients``' Java
 classes answered them. The reference ports are in :mod:`pytest_rmq_conformance.grpc`.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

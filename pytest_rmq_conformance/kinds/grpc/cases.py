@@ -4,6 +4,8 @@ A line of ``golden/grpc/<FAMILY>.jsonl`` (``schemas/golden-grpc-case.schema.json
 :class:`GroupCase` (``GROUP_HASH``: a message group and a queue count) or a
 :class:`BalancerCase` (``PUBLISH_ROUND_ROBIN``, ``SUBSCRIBE_ROUND_ROBIN``: a route, the index the
 balancer starts at, and the steps taken on it), with Java's answers per run.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

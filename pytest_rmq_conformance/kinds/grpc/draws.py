@@ -6,6 +6,8 @@ Groups include lone surrogates, non-BMP characters and every SipHash block bound
 mix masters and slaves, permissions and schemes, and endpoints that two brokers share; indexes
 sit near both ends of Java's int; excluded endpoints include near misses (the same addresses
 under another scheme, or in another order).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Each is built as ``factory(route=..., index=...)``: ``route`` a list of
 :class:`~pytest_rmq_conformance.grpc.route.MessageQueue`, ``index`` the value its round-robin
 index starts at (Java's ``AtomicInteger``, random in production). ``GROUP_HASH`` is the
 publishing balancer judged on its message-group routing.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ invariants of routing and round robin.
   group of fresh balancers in this process and in other processes under other hash seeds (a
   harness: after a restart); ``spread`` counts ``60 * K`` distinct groups per queue against a
   chi-square bound (p < 1e-6).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

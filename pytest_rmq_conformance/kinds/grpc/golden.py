@@ -1,4 +1,7 @@
-"""One golden case of the gRPC balancers asked of the strategy under test, and judged."""
+"""One golden case of the gRPC balancers asked of the strategy under test, and judged.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

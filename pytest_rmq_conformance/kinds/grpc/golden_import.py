@@ -7,6 +7,8 @@ every line, checks that they all name one provenance (kept once, as the manifest
 refuses a repeated id or a repeated scenario, and writes each case as the suite's other golden
 cases are written: its inputs, then Java's answers under the run that gave them. Importing the
 same files twice gives the same bytes.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ harness protocol do; answers are compared as values (Java's ``MessageQueueImpl.e
 alike entries are one queue to Java). One observation format serves both sides: a ``GROUP_HASH`` case observes
 ``{"index"}``, a balancer case ``{"filtered" | "error", "outcomes": [...], "indexAfter"}``, an
 outcome being ``{"queues"}``, ``{"queue"}``, ``{"filtered"}`` or ``{"error", "message"}``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

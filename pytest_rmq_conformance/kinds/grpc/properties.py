@@ -10,6 +10,8 @@ hook), by default :data:`DEFAULT_PROPERTIES`::
 
 Group properties are judged on generated groups, round-robin properties on generated routes
 and takes (:mod:`.invariants`); a property of another shape does not apply and is skipped.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

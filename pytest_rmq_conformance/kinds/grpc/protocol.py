@@ -10,6 +10,8 @@ Declared in ``schemas/protocol-group-*.schema.json`` and ``protocol-balance-*``:
 A balancer's answers depend on every step before, so a whole case travels in one request, and
 the harness answers in the observation vocabulary of :mod:`.play`, which compares. The suite's
 side is :func:`ask`; the built-in harness's side is :func:`serve`.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

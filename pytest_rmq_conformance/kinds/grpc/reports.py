@@ -4,6 +4,8 @@ A ``GROUP_HASH`` failure shows the group (escaped), its UTF-8 bytes as Java enco
 64-bit SipHash Java computed and the queue it chose; a balancer failure shows the route, the
 start index and every step up to the first that diverges, with Java's answer and the
 strategy's.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

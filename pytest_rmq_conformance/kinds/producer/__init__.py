@@ -7,6 +7,8 @@ fault updates, clock moves and route refreshes), ``SELECTOR_HASH`` and ``SELECTO
 Python contract a strategy meets is :mod:`pytest_rmq_conformance.producer.contract`; the
 reference ports are :mod:`pytest_rmq_conformance.producer`. Golden cases are :mod:`.cases`,
 their replay :mod:`.trace` and :mod:`.golden`, reports :mod:`.reports`.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A line of ``golden/producer/<FAMILY>.jsonl`` (``schemas/golden-producer-case.schema.json``)
 becomes a :class:`TraceCase` (``FAULT_STRATEGY``) or a :class:`SelectorCase` (``SELECTOR_HASH``,
 ``SELECTOR_RANDOM``): the inputs once, and Java's answers per group of releases.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 tolerance at all (``rmq_latency_fault_tolerance`` on a Python strategy, ``latencyFaultTolerance``
 in a harness's hello; ``True`` when absent). One without is judged on the traces that never turn
 latency on: the golden traces that do are skipped, and generated traces are drawn with it off.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

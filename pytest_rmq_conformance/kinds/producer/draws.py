@@ -20,6 +20,8 @@ near both ends of the int, ``whichItemWorst`` near its top.
 :func:`selector_cases` draws the calls of one selector: an argument of every type the hash
 selector reads (strings whose ``hashCode`` is ``Integer.MIN_VALUE`` among them) or a
 ``java.util.Random`` seed, and the list lengths asked in turn.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ A counter step returns a value in ``[0, 2**31)``; the queue it picks on a list o
 value mod ``n`` (spec §3.1). Two counters that differ pick the same queue on some lengths and
 not on others, and on one list they keep agreeing until one of them passes the end of the int.
 :func:`when_it_shows` says which, for the drift report.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

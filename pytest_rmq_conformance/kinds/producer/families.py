@@ -3,6 +3,8 @@
 ``FAULT_STRATEGY`` is built as ``factory(clock=...)`` (its configuration is set afterwards, as
 Java's setters set it); ``SELECTOR_HASH`` takes no keyword; ``SELECTOR_RANDOM`` takes
 ``seed=``, the seed of its ``java.util.Random``.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

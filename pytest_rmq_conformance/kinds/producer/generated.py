@@ -11,6 +11,8 @@ invariants of spec §11, and the spread of a selector.
 - :func:`spread_check`: ``n * 60`` calls with distinct arguments, their positions counted and
   held to a chi-square bound (p < 1e-6, so that a fair selector fails once in a million runs);
   the selector is seeded with a seed drawn from the run's, printed in the report.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

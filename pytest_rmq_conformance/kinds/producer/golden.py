@@ -4,6 +4,8 @@ In this process, the strategy is built for the case (a fault strategy with the t
 and played through its steps or calls (:mod:`.trace`); behind a harness, the whole case goes in
 one request (:mod:`.protocol`). Either way the first divergence from Java's answers for the run
 is the case's outcome.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ same scenarios under the same ids; only the answers differ. The import validates
 against that schema, checks that an id means the same inputs in every release, keeps the
 inputs once and Java's answers once per group of releases that answered alike, and records
 where each release's answers came from. Importing the same files twice gives the same bytes.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ counter, fault table) and names every step that breaks a claimed property. A sel
 read off its answers to generated calls (:func:`selector_violations`). Neither asks Java:
 they hold for a strategy with no Java twin as for the ports, release by release
 (:mod:`.properties`).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

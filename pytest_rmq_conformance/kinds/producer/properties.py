@@ -11,6 +11,8 @@ Each property has a name. The Java families' real properties per release are bui
 
 Fault-strategy properties are judged on generated traces, selector properties on generated
 calls (:mod:`.invariants`); a property of the other shape does not apply and is skipped.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

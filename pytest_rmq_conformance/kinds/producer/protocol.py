@@ -12,6 +12,8 @@ A whole trace travels in one request, since a fault strategy's answers depend on
 before; the harness reports what it observed after each step, in the golden files'
 vocabulary, and the suite compares (:func:`~.trace.compare_trace`). The suite's side is
 :func:`trace` and :func:`select`; the built-in harness's side is :func:`serve`.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

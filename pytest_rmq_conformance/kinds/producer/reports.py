@@ -6,6 +6,8 @@ answered and what the strategy answered; the last row is the step that diverged.
 case is classed by its worst call: the report names that call, shows the argument as Java
 hashed it (the string escaped, its UTF-16 code units, Java's ``hashCode()``) or the
 ``Random``'s seed, and lists every call that differs.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

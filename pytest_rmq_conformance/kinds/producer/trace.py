@@ -8,6 +8,8 @@ does), the stored counter as Java's int, the list's changed entries (4.7.1 rewri
 the fault table, its order only at 4.9.8, whose ``pickOneAtLeast`` reads it (4.7.1 shuffles
 first, 5.3.3 reads none). The replay stops at the first difference. A selector case is one call
 per queue count; its calls are independent, and the case is classed by its worst.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations

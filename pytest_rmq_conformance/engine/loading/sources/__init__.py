@@ -1,4 +1,4 @@
-"""Where the strategy under test comes from: one :class:`Source` per way a spec can name it,
+"""Internal: where the strategy under test comes from, one :class:`Source` per way a spec can name it,
 behind one protocol. The subject asks; each source answers in its own module.
 
 ==============  =======================================================================
@@ -17,18 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pytest_rmq_conformance.engine.loading.specs import Resolved
+from pytest_rmq_conformance.engine.loading.specs import BuildHook, Declare, Resolved
 
 if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.protocol.client import Harness
     from pytest_rmq_conformance.engine.settings import Settings
 
 __all__ = ["Source", "BuildHook", "Declare", "open_source"]
-
-#: ``build_hook(factory, keywords, case)``: a strategy, or ``None`` to call ``factory(**keywords)``
-BuildHook = Callable[[Any, dict[str, Any], Any], Any]
-#: ``declare(strategy, name)``: the properties a hook says the strategy claims, or ``None``
-Declare = Callable[[Any, "str | None"], Any]
 
 
 class Source(Protocol):

@@ -1,5 +1,8 @@
 """A strategy served by another process over the JSON-lines protocol: an ``exec:`` harness, or
-a Python strategy isolated in the built-in harness (``--rmq-isolate``)."""
+a Python strategy isolated in the built-in harness (``--rmq-isolate``).
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A strategy of the user's in this process: a class or factory, built per case with the golden
+"""Internal: a strategy of the user's in this process, a class or factory, built per case with the golden
 parameters as its family's keywords, or an instance, used as it is."""
 
 from __future__ import annotations
@@ -9,12 +9,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_rmq_conformance.engine import kinds
-from pytest_rmq_conformance.engine.loading.specs import Resolved, SpecError, probe_keywords, resolve_spec
+from pytest_rmq_conformance.engine.loading.specs import BuildHook, Resolved, SpecError, probe_keywords, resolve_spec
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyExit, call_with_timeout
 from pytest_rmq_conformance.engine.running.tracebacks import user_location
 
 if TYPE_CHECKING:
-    from pytest_rmq_conformance.engine.loading.sources import BuildHook
     from pytest_rmq_conformance.engine.settings import Settings
 
 __all__ = ["PythonSource"]

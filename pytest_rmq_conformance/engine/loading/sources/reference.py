@@ -1,4 +1,7 @@
-"""The built-in reference port of a family, at the run's release."""
+"""The built-in reference port of a family, at the run's release.
+
+Internal: import the public names from ``pytest_rmq_conformance``.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Internal: the allocation sweep (``sweep``): consumer queue allocation on Spark."""

@@ -1,0 +1,1 @@
+"""Internal: the group sweep (``sweep --groups N``): message groups mapped to queues."""

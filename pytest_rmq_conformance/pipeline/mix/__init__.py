@@ -1,0 +1,1 @@
+"""Internal: the mix sweep (``sweep --mix``): a strategy sharing a group with Java clients."""

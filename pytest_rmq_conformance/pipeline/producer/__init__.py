@@ -1,0 +1,1 @@
+"""Internal: the producer sweep (``sweep --producer``): queue selection under broker faults."""
