@@ -4,7 +4,8 @@ The group sweep report's plots, drawn from ``summary.json`` data (never from res
 
 :func:`draw` renders two PNGs: the skew (fullest queue over the mean) against the queue count,
 beside what a uniform random spread of as many groups gives; and the share of groups that change
-queue when the topic grows or shrinks by one queue, beside the fewest a balanced mapping moves.
+queue when the topic grows or shrinks by one queue, beside what a mapping that keeps every queue's share equal would move
+(1/(K+1) of the groups to a new queue; a hash moves about that much only on average).
 Every title says how many groups (n) stand behind each point. matplotlib (the ``sweep`` extra)
 is imported only here, on Agg.
 """
@@ -85,7 +86,7 @@ def skew_figure(summary: dict[str, Any]):
 
 def moved_figure(summary: dict[str, Any]):
     """Two panels, the topic growing to ``K + 1`` and shrinking to ``K - 1`` queues: per mapping,
-    the share of groups that change queue, and the fewest a balanced mapping moves."""
+    the share of groups that change queue, and what equal shares would move."""
     Figure = figure_class()
     fig = Figure(figsize=(11, 4.6), layout="constrained")
     panels = fig.subplots(1, 2, sharey=True)
@@ -94,7 +95,7 @@ def moved_figure(summary: dict[str, Any]):
                                                ("down", "the topic shrinks from K to K - 1 queues"))):
         rows = [r for r in summary["rows"] if r["strategy"] == first and r[f"fewest_{direction}_share"] is not None]
         ax.plot([r["queues"] for r in rows], [100 * r[f"fewest_{direction}_share"] for r in rows], color="black",
-                linestyle=":", linewidth=1.6, label="fewest a balanced mapping moves")
+                linestyle=":", linewidth=1.6, label="what equal shares would move")
         for index, label, ks, values in _series(summary, f"moved_{direction}_share"):
             points = [(k, 100 * v) for k, v in zip(ks, values) if v is not None]
             ax.plot([k for k, _ in points], [v for _, v in points], label=label, **line_style(index))

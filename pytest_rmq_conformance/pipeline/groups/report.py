@@ -48,10 +48,10 @@ def _sentence(summary: dict[str, Any], label: str) -> str:
     worst = max(skews, key=lambda r: r["skew"])
     text = (f"{label}: the fullest queue holds a median {median(r['skew'] for r in skews):.3f}× the mean "
             f"(at most {worst['skew']:.3f}×, at K = {worst['queues']}). Adding a queue moves {_pct(_mean_of(rows, 'moved_up_share'))} "
-            f"of the groups on average (a balanced mapping moves at least {_pct(_mean_of(rows, 'fewest_up_share'))})")
+            f"of the groups on average (equal shares would move {_pct(_mean_of(rows, 'fewest_up_share'))})")
     down = _mean_of(rows, "moved_down_share")
     if down is not None:
-        text += f"; removing the last moves {_pct(down)} (at least {_pct(_mean_of(rows, 'fewest_down_share'))})"
+        text += f"; removing the last moves {_pct(down)} (equal shares: {_pct(_mean_of(rows, 'fewest_down_share'))})"
     return text + "."
 
 
@@ -82,7 +82,7 @@ def _table(summary: dict[str, Any]) -> Table:
     headers = ["K"]
     for label in labels:
         headers += [f"{label}: skew", f"{label}: moved to K+1", f"{label}: moved to K−1"]
-    headers += ["fewest to K+1", "fewest to K−1"]
+    headers += ["equal shares to K+1", "equal shares to K−1"]
     rows = []
     for k in _selected(counts):
         cells = [str(k)]
