@@ -16,8 +16,9 @@ PAGES = pages()
 
 def reader_env() -> dict[str, str]:
     """A reader's shell: this environment's Python and console scripts first on PATH, no test
-    runner's variables, a terminal 80 columns wide."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "RMQ_", "COV_", "HYPOTHESIS"))}
+    runner's variables (tox's among them: an inner `tox` would take the outer one's work folder
+    from TOX_WORK_DIR), a terminal 80 columns wide."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "RMQ_", "COV_", "HYPOTHESIS", "TOX_", "VIRTUAL_ENV"))}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["COLUMNS"] = "80"
     env["PYSPARK_PYTHON"] = sys.executable

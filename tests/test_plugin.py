@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from docs_pages import block_after
 from miniatures import MINIATURES, PLUGIN_ARGS
 
 from pytest_rmq_conformance.engine.kinds import ports
@@ -541,35 +542,12 @@ def test_a_family_at_a_release_without_its_vectors_is_a_usage_error(pytester, fa
     assert "passed" not in result.stdout.str()
 
 
-ROTATE = """
-from pytest_rmq_conformance import PARTITION, AllocateMessageQueueAveragely, AllocationFamily, register_family
-
-
-class Rotate:
-    name = "ROTATE"
-
-    def __init__(self, offset=0):
-        self.offset = offset
-
-    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
-        turn = self.offset % len(cid_all) if cid_all else 0
-        turned = None if cid_all is None else list(cid_all[turn:]) + list(cid_all[:turn])
-        return AllocateMessageQueueAveragely().allocate(consumer_group, current_cid, mq_all, turned)
-
+#: the family of docs/how-to/extend.md, and a member of it that loses a queue
+ROTATE = block_after("A package adds a family by registering one", "python") + """
 
 class LosesTheLastQueue(Rotate):
     def allocate(self, consumer_group, current_cid, mq_all, cid_all):
         return [mq for mq in super().allocate(consumer_group, current_cid, mq_all, cid_all) if mq != mq_all[-1]]
-
-
-register_family(AllocationFamily(
-    "ROTATE",
-    build=lambda params, version, charset: Rotate(params.get("offset", 0)),
-    properties=lambda version: PARTITION | {"balance"},
-    keywords=lambda params, version, charset: {"offset": params.get("offset", 0)},
-    params=lambda keywords: {"offset": keywords["offset"]},
-    keyword_names=("offset",),
-))
 """
 
 
