@@ -233,7 +233,10 @@ def test_the_command_finds_a_module_in_the_current_directory(tmp_path, capsys, m
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
-    monkeypatch.delitem(sys.modules, "mine", raising=False)
+    # the module it loads must not outlive the test: an in-process pytester run later in this
+    # worker would import this `mine` instead of its own (seen: "mine has no attribute DiesUnderSeed2")
+    monkeypatch.setitem(sys.modules, "mine", None)
+    monkeypatch.delitem(sys.modules, "mine")
     assert main(["matrix", "mine:Averagely", "--release", "5.3.3", "--checks", "golden", "--out", "m", "--quiet"]) == 0
     row = json.loads((tmp_path / "m" / "matrix.json").read_text())["implementations"][0]
     assert row["verdict"]["status"] == "wrong-queues" and row["verdict"]["cellsRun"] == 1, row
