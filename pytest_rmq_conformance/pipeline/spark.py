@@ -37,7 +37,17 @@ __all__ = [
     "run_batches",
     "write_json",
     "publish",
+    "Say",
+    "say_to_stderr",
 ]
+
+#: where a sweep's progress and closing lines go
+Say = Callable[[str], None]
+
+
+def say_to_stderr(line: str) -> None:
+    """The default :data:`Say`: a line on stderr, flushed, so that the progress shows as it comes."""
+    print(line, file=sys.stderr, flush=True)
 
 _LOG4J = Path(__file__).with_name("log4j2.properties")
 

@@ -8,9 +8,8 @@ are :mod:`~pytest_rmq_conformance.pipeline.spark`'s.
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +18,18 @@ from pytest_rmq_conformance.pipeline.consumer.evaluate import RESULT_FIELDS, Eva
 from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace, fixed_example
 from pytest_rmq_conformance.pipeline.consumer.summary import summarize
 from pytest_rmq_conformance.pipeline.spark import (
+    Say,
     arrow_schema,
     partitions_for,
     publish,
     run_batches,
+    say_to_stderr,
     spark_ddl,
     staged,
     write_json,
 )
 
-__all__ = ["run_sweep", "evaluate_batches", "entry_labels", "EXAMPLES"]
+__all__ = ["run_sweep", "evaluate_batches", "evaluator_batches", "entry_labels", "EXAMPLES"]
 
 #: the comparisons the report leads with: (title, queues, consumers, which client leaves or None to join)
 EXAMPLES = [
@@ -37,26 +38,44 @@ EXAMPLES = [
 ]
 
 
-def evaluate_batches(entries: Sequence[tuple[str, str | None]], space: SweepSpace, version: str, timeout: float | None):
-    """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
+def evaluator_batches(
+    space: SweepSpace,
+    fields: Sequence[tuple[str, str]],
+    open_evaluators: Callable[[], list[Any]],
+    rows: Callable[[Any, Any, int], Iterable[dict[str, Any]]],
+):
+    """A ``mapInArrow`` function over scenario ids: each task opens its evaluators once, adds
+    ``rows(evaluator, plan, index)`` of every evaluator for each scenario of its batches, one
+    Arrow batch of ``fields`` per batch in, and closes the evaluators whatever happens."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        schema = arrow_schema(RESULT_FIELDS)
-        evaluators = [Evaluator(spec, version, timeout, family) for spec, family in entries]
+        schema = arrow_schema(fields)
+        evaluators = open_evaluators()
         try:
             for batch in batches:
-                rows: list[dict[str, Any]] = []
+                found: list[dict[str, Any]] = []
                 for index in batch.column(0).to_pylist():
                     plan = space.plan(index)
-                    rows.extend(evaluator.evaluate(plan, index) for evaluator in evaluators)
-                yield pa.RecordBatch.from_pylist(rows, schema=schema)
+                    for evaluator in evaluators:
+                        found.extend(rows(evaluator, plan, index))
+                yield pa.RecordBatch.from_pylist(found, schema=schema)
         finally:
             for evaluator in evaluators:
                 evaluator.close()
 
     return run
+
+
+def evaluate_batches(entries: Sequence[tuple[str, str | None]], space: SweepSpace, version: str, timeout: float | None):
+    """The ``mapInArrow`` function: batches of scenario ids in, batches of result rows out."""
+    return evaluator_batches(
+        space,
+        RESULT_FIELDS,
+        lambda: [Evaluator(spec, version, timeout, family) for spec, family in entries],
+        lambda evaluator, plan, index: [evaluator.evaluate(plan, index)],
+    )
 
 
 def entry_labels(entries: Sequence[tuple[str, str | None]]) -> list[str]:
@@ -75,7 +94,7 @@ def run_sweep(
     timeout: float | None = 2.0,
     report: bool = True,
     progress: bool = True,
-    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    say: Say = say_to_stderr,
     spark=None,
 ) -> dict[str, Any]:
     """Evaluate ``space`` for every spec on Spark and write ``out/results/`` (Parquet),

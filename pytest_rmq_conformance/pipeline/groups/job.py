@@ -14,14 +14,22 @@ publication are the allocation sweep's (:mod:`~pytest_rmq_conformance.pipeline.s
 from __future__ import annotations
 
 import shutil
-import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
-from pytest_rmq_conformance.pipeline.spark import Progress, arrow_schema, publish, spark_ddl, staged, write_json
+from pytest_rmq_conformance.pipeline.spark import (
+    Progress,
+    Say,
+    arrow_schema,
+    publish,
+    say_to_stderr,
+    spark_ddl,
+    staged,
+    write_json,
+)
 
 __all__ = ["tally", "run_group_sweep", "TALLY_FIELDS", "QUEUE_FIELDS"]
 
@@ -120,7 +128,7 @@ def run_group_sweep(
     timeout: float | None = 2.0,
     report: bool = True,
     progress: bool = True,
-    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    say: Say = say_to_stderr,
     spark=None,
 ) -> dict[str, Any]:
     """Map ``space``'s groups with Java's mapping and each of ``strategies`` on Spark and write

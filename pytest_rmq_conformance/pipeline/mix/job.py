@@ -14,36 +14,30 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance import __version__
-from pytest_rmq_conformance.pipeline.consumer.job import entry_labels
+from pytest_rmq_conformance.pipeline.consumer.job import entry_labels, evaluator_batches
 from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
 from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
 from pytest_rmq_conformance.pipeline.mix.consumer import MIX_FIELDS, MIXES, MixEvaluator
 from pytest_rmq_conformance.pipeline.mix.groups import GROUP_FIELDS
 from pytest_rmq_conformance.pipeline.spark import (
+    Say,
     arrow_schema,
     partitions_for,
     publish,
     run_batches,
+    say_to_stderr,
     spark_ddl,
     staged,
     write_json,
 )
 
 __all__ = ["run_mix_sweep", "run_mix_groups_sweep", "validate_mix_summary", "merge_summaries", "empty_summary"]
-
-_Say = Callable[[str], None]
-
-
-def _say_to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
 
 def validate_mix_summary(summary: dict[str, Any]) -> None:
     from pytest_rmq_conformance.pipeline.checks import validate_summary
@@ -84,25 +78,12 @@ def merge_summaries(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def _mix_batches(entries: Sequence[tuple[str, str | None]], space: SweepSpace, version: str, timeout: float | None):
     """The ``mapInArrow`` function of the consumer side: scenario ids in, a row per strategy and mix out."""
-
-    def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
-        schema = arrow_schema(MIX_FIELDS)
-        evaluators = [MixEvaluator(spec, version, timeout, family) for spec, family in entries]
-        try:
-            for batch in batches:
-                rows: list[dict[str, Any]] = []
-                for index in batch.column(0).to_pylist():
-                    plan = space.plan(index)
-                    for evaluator in evaluators:
-                        rows += evaluator.rows(plan, index, space.seed)
-                yield pa.RecordBatch.from_pylist(rows, schema=schema)
-        finally:
-            for evaluator in evaluators:
-                evaluator.close()
-
-    return run
+    return evaluator_batches(
+        space,
+        MIX_FIELDS,
+        lambda: [MixEvaluator(spec, version, timeout, family) for spec, family in entries],
+        lambda evaluator, plan, index: evaluator.rows(plan, index, space.seed),
+    )
 
 
 def replay_command(space: SweepSpace, spec: str, index: int, version: str) -> str:
@@ -278,7 +259,7 @@ def run_mix_sweep(
     timeout: float | None = 2.0,
     report: bool = True,
     progress: bool = True,
-    say: _Say = _say_to_stderr,
+    say: Say = say_to_stderr,
     spark=None,
 ) -> dict[str, Any]:
     """The consumer side: every strategy of ``entries`` (``(spec, family)``) mixed with Java on the
@@ -451,7 +432,7 @@ def run_mix_groups_sweep(
     timeout: float | None = 2.0,
     report: bool = True,
     progress: bool = True,
-    say: _Say = _say_to_stderr,
+    say: Say = say_to_stderr,
     spark=None,
 ) -> dict[str, Any]:
     """The producer side: each entry (``(spec, family)``, GROUP_HASH or SELECTOR_HASH) sending

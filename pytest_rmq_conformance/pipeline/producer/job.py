@@ -11,9 +11,8 @@ The session, the staging folder and the atomic publication are the allocation sw
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,16 @@ from pytest_rmq_conformance.pipeline.producer.sim import Factory, simulate
 from pytest_rmq_conformance.pipeline.producer.space import ProducerSpace
 from pytest_rmq_conformance.pipeline.producer.strategies import Configuration, configurations, factory_of
 from pytest_rmq_conformance.pipeline.producer.summary import summarize, validate_summary
-from pytest_rmq_conformance.pipeline.spark import Progress, arrow_schema, publish, spark_ddl, staged, write_json
+from pytest_rmq_conformance.pipeline.spark import (
+    Progress,
+    Say,
+    arrow_schema,
+    publish,
+    say_to_stderr,
+    spark_ddl,
+    staged,
+    write_json,
+)
 
 __all__ = ["run_producer_sweep", "scenario_rows", "PRODUCER_FIELDS"]
 
@@ -106,7 +114,7 @@ def run_producer_sweep(
     partitions: int | None = None,
     report: bool = True,
     progress: bool = True,
-    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+    say: Say = say_to_stderr,
     spark=None,
 ) -> dict[str, Any]:
     """Play ``space`` under every configuration (the reference ports and each of ``strategies``,
