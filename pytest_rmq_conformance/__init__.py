@@ -142,11 +142,13 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
     f"{_P}.plugin.hookspecs": [("hookspecs", "")],
 }
 
-_HOME: dict[str, tuple[str, str]] = {}
-for _module, _names in _MODULES.items():
-    for _entry in _names:
-        _public, _inner = (_entry, _entry) if isinstance(_entry, str) else _entry
-        _HOME[_public] = (_module, _inner)
+def _homes() -> dict[str, tuple[str, str]]:
+    """Public name -> (module, name in the module)."""
+    pairs = ((module, entry if isinstance(entry, tuple) else (entry, entry)) for module, names in _MODULES.items() for entry in names)
+    return {public: (module, inner) for module, (public, inner) in pairs}
+
+
+_HOME = _homes()
 
 __all__ = ["__version__"]
 __all__ += list(_HOME)

@@ -23,8 +23,12 @@ environment, so ``pip install .`` (and its extras) is checked, not run: the pack
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
+import json
 import re
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,9 +157,6 @@ def clone_into(folder: Path, root: Path) -> None:
 
 #: setup commands the test environment has already carried out, with how to check that it did
 def _installed(extra: str | None = None) -> str | None:
-    import importlib.metadata
-    import importlib.util
-
     try:
         importlib.metadata.distribution("pytest-rmq-conformance")
     except importlib.metadata.PackageNotFoundError:
@@ -181,8 +182,6 @@ class Outcome:
 def run_page(page: Path, root: Path, folder: Path, env: dict[str, str], timeout: float = 900) -> Outcome:
     """Every block of ``page`` in order, in ``folder``: what ran, what was left out and why, and
     every way the page and what happened differ."""
-    import subprocess
-
     outcome = Outcome()
     try:
         found = blocks(page, root)
@@ -209,8 +208,6 @@ def run_page(page: Path, root: Path, folder: Path, env: dict[str, str], timeout:
         if block.language == "text" or block.language in ("yaml", "toml", "ini"):
             continue
         if block.language == "json":
-            import json
-
             try:
                 json.loads(block.body)
             except ValueError as error:
@@ -233,8 +230,6 @@ def run_page(page: Path, root: Path, folder: Path, env: dict[str, str], timeout:
 
 
 def _run(command: Command, block: Block, cwd: Path, env: dict[str, str], timeout: float, status: int, outcome: Outcome) -> Path:
-    import subprocess
-
     where = f"{block.page}:{command.line}"
     text = command.text
     for setup, check in INSTALLED.items():
