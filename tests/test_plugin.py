@@ -96,6 +96,21 @@ def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
     result.stdout.fnmatch_lines(["rmq-conformance: strategy MACHINE_ROOM (ini rmq_strategy):*", "*RocketMQ 4.7.1 (ini*"])
 
 
+@pytest.mark.parametrize("where", ["env", "ini"])
+def test_a_strategy_from_env_or_ini_runs_the_suite_like_the_option(pytester, monkeypatch, where):
+    """With no test paths, ``$RMQ_STRATEGY`` or ini ``rmq_strategy`` runs the shipped suite, as
+    ``--rmq-strategy`` does: not a header over ``collected 0 items``."""
+    if where == "env":
+        monkeypatch.setenv("RMQ_STRATEGY", "CONFIG")
+    else:
+        pytester.makeini("[pytest]\nrmq_strategy = CONFIG\n")
+    result = run(pytester)
+    origin = "$RMQ_STRATEGY" if where == "env" else "ini rmq_strategy"
+    result.stdout.fnmatch_lines([f"rmq-conformance: strategy CONFIG ({origin}):*"])
+    assert result.ret == 0 and outcomes(result)["passed"] >= 22, result.stdout.str()[-2000:]
+    assert outcomes(run(pytester, "--rmq-strategy=CONFIG")) == outcomes(result)
+
+
 def test_without_a_strategy_the_suite_uses_rocketmqs_default(pytester):
     result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite")
     result.stdout.fnmatch_lines(["rmq-conformance: strategy AVG (default)*"])
@@ -155,6 +170,27 @@ def test_many_failures_of_one_cause_are_grouped(suite):
             "=* failed* in *",
         ]
     )
+
+
+def test_every_junit_entry_and_results_line_carries_its_own_whole_report(suite, tmp_path):
+    """Grouping by cause is the terminal's view: a CI viewer shows each junit case alone, so none
+    may read "same cause as ..., shown above"; nor may a line of --rmq-results."""
+    import xml.etree.ElementTree as ET
+
+    junit, out = tmp_path / "junit.xml", tmp_path / "results.jsonl"
+    result = run(suite, "--rmq-strategy=miniatures:AvgWrongErrorType", f"--junitxml={junit}", f"--rmq-results={out}")
+    assert "same cause as" in result.stdout.str()  # the terminal still groups
+    failures = [(case.get("name"), case.find("failure")) for case in ET.parse(junit).iter("testcase")]
+    failures = [(name, failure.text or "") for name, failure in failures if failure is not None]
+    assert len(failures) == result.parseoutcomes()["failed"] > MANY
+    for name, text in failures:
+        assert "same cause as" not in text and "answered differently from Java" in text, (name, text[:300])
+        assert name.removeprefix("test_golden[").removesuffix("]") in text.splitlines()[0]
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    failed = [line for line in lines if line["verdict"] == "failed"]
+    assert len(failed) == len(failures)
+    assert all(line["report"] and "same cause as" not in line["report"] and line["case"] in line["report"] for line in failed)
+    assert all(line["report"] is None for line in lines if line["verdict"] != "failed")
 
 
 def test_xfail_file_and_skip_file(suite):

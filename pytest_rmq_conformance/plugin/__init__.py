@@ -56,9 +56,10 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "rmq_check(part): the part of the suite a test belongs to (--rmq-checks)")
     config.stash[SEED] = options.seed_of(config)
     config.stash[HANG_FILE] = getattr(config, "workerinput", {}).get("rmq_hang_file")
-    from_cli = bool(config.getoption("rmq_strategy")) or config.getoption("rmq_suite")
+    # a strategy chosen by option, $RMQ_STRATEGY or ini key (or --rmq-suite) runs the suite when no path is given
+    chosen = options.choose(config, "strategy")[1] != "default" or config.getoption("rmq_suite")
     explicit = config.args_source == pytest.Config.ArgsSource.ARGS
-    if from_cli and not explicit:
+    if chosen and not explicit:
         config.args[:] = [str(SUITE_DIR)]
     elif config.getoption("rmq_suite") and str(SUITE_DIR) not in config.args:
         config.args.append(str(SUITE_DIR))
