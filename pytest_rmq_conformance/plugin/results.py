@@ -76,6 +76,7 @@ class ResultsFile:
             "rerun": data.get("rmq_rerun") or self._rerun(report, data),
             "shrinking": data.get("rmq_shrinking"),
             "note": data.get("rmq_note"),
+            "report": report.longreprtext or None if report.failed else None,
             "duration": round(max(report.duration, 0.0), 6),
             "strategy": settings.spec,
             "release": settings.version,

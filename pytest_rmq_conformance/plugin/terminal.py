@@ -49,24 +49,25 @@ class FailureGroups:
             return
         if data.get("rmq_class"):
             self.classes[data["rmq_class"]] += 1
-        members = self.groups.setdefault(reason, [])
-        members.append(report)
-        if len(members) > GROUP_SHOWN:
-            first = (report.longreprtext.splitlines() or [""])[0]
-            first = first.removesuffix("; its stderr ended with:")  # the lines it announces are not kept
-            shown = _label(members[0])
-            report.longrepr = f"{first}\n  same cause as {shown}, shown above; rerun: {data.get('rmq_rerun', '')}"
+        self.groups.setdefault(reason, []).append(report)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter):
+        """The terminal's view only: the reports themselves stay whole, for ``--junitxml``,
+        ``--rmq-results`` and every other plugin that shows one case alone."""
         failed = terminalreporter.stats.get("failed", [])
         kept = list(failed)
         hidden = {id(report) for members in self.groups.values() if len(members) > MANY for report in members[GROUP_SHOWN:]}
         failed[:] = [report for report in kept if id(report) not in hidden]
+        whole = {id(report): (report, report.longrepr) for members in self.groups.values() for report in members[GROUP_SHOWN:]}
+        for report, _ in whole.values():
+            report.longrepr = _one_line(report, self.groups[dict(report.user_properties)["rmq_reason"]][0])
         try:
             yield
         finally:
             failed[:] = kept
+            for report, longrepr in whole.values():
+                report.longrepr = longrepr
             self._summary(terminalreporter)
 
     def _summary(self, terminalreporter) -> None:
@@ -110,6 +111,14 @@ class FailureGroups:
 
 def _label(report) -> str:
     return report.head_line or report.nodeid
+
+
+def _one_line(report, first_of_cause) -> str:
+    """What the terminal shows of a failure past the first :data:`GROUP_SHOWN` of its cause."""
+    first = (report.longreprtext.splitlines() or [""])[0]
+    first = first.removesuffix("; its stderr ended with:")  # the lines it announces are not shown
+    rerun = dict(report.user_properties).get("rmq_rerun", "")
+    return f"{first}\n  same cause as {_label(first_of_cause)}, shown above; rerun: {rerun}"
 
 
 class ChurnReport:
