@@ -45,8 +45,9 @@ mode = sys.argv[1]
 if mode == "silent":
     sys.stdin.readline()
     sys.exit(0)
+served = {"avg-only": ["AVG", "CONSISTENT_HASH"], "typo": ["AVG", "CONSISTENT_HAHS"]}.get(mode, ["AVG", "NEWFANGLED"])
 print(json.dumps({"protocol": 1, "implementation": {"name": "says", "language": "Python", "version": "0"},
-                  "strategies": ["AVG", "NEWFANGLED"], "sort": False}), flush=True)
+                  "strategies": served, "sort": False}), flush=True)
 sys.stdin.readline()
 from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
 from pytest_rmq_conformance.model import MessageQueue
@@ -55,6 +56,9 @@ for line in sys.stdin:
     if request["cmd"] == "bye":
         break
     rid = request["id"]
+    if mode == "nothing" or (mode == "avg-only" and request["strategy"] != "AVG"):
+        print(json.dumps({"id": rid, "unsupported": "not yet"}), flush=True)
+        continue
     if request["cidAll"] is not None and len(request["cidAll"]) == 4:
         if mode == "garbage":
             print("panic: runtime error: index out of range [4] with length 4", flush=True)
@@ -170,6 +174,37 @@ def test_what_a_harness_does_not_implement_is_skipped_never_passed(project, gold
     assert result.ret == 0
     assert result.parseoutcomes()["skipped"] == len(four_client_cases(golden))
     result.stdout.fnmatch_lines(["SKIPPED * not implemented: four clients are beyond me"])
+
+
+def test_a_harness_that_implements_nothing_fails_the_run_in_one_line(project):
+    """Every golden case answered unsupported: nothing was judged against Java, so no exit status 0."""
+    result = project.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} says.py nothing", "--rmq-checks=golden")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()[-1500:]
+    assert "passed" not in result.parseoutcomes() and "failed" not in result.parseoutcomes()
+    result.stdout.fnmatch_lines(["rmq-conformance: no golden case was judged against Java: all * asked were skipped "
+                                 "(not implemented: not yet); the run fails"])
+
+
+def test_a_family_left_unimplemented_is_named_and_the_others_judge_the_run(project, golden):
+    result = project.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} says.py avg-only", "--rmq-checks=golden")
+    assert result.ret == 0, result.stdout.str()[-1500:]
+    result.stdout.fnmatch_lines(["rmq-conformance: no CONSISTENT_HASH case was judged against Java: all * skipped (not implemented: not yet)"])
+    assert "no AVG case" not in result.stdout.str()
+
+
+def test_a_skip_file_that_lists_every_case_judges_nothing(project, tmp_path):
+    skips = tmp_path / "skips.txt"
+    skips.write_text("*  # every case\n")
+    result = project.runpytest(*Q, "--rmq-strategy=CONFIG", "--rmq-checks=golden", f"--rmq-skip-file={skips}")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["rmq-conformance: no golden case was judged against Java: all 22 asked were skipped (*"])
+
+
+def test_a_harness_serving_a_family_by_a_typo_is_a_usage_error(project):
+    result = project.runpytest(*Q, f"--rmq-strategy=exec:{sys.executable} says.py typo")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: *the harness's hello serves 'CONSISTENT_HAHS', which is no family of this suite; "
+                                 "did you mean CONSISTENT_HASH?"])
 
 
 def test_a_harness_that_never_says_hello_is_a_usage_error(project):

@@ -111,6 +111,18 @@ def test_a_strategy_from_env_or_ini_runs_the_suite_like_the_option(pytester, mon
     assert outcomes(run(pytester, "--rmq-strategy=CONFIG")) == outcomes(result)
 
 
+def test_the_readmes_strategy_with_its_name_mistyped_is_a_usage_error(pytester):
+    """``name = "Avg"`` would run the invariants only and exit 0: the README's promise that exit
+    status 0 means it computes what Java computes would not hold."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = re.search(r"```python\n(# my_allocation.py\n.*?)```", readme, re.DOTALL).group(1)
+    pytester.makepyfile(my_allocation=readme.replace('name = "AVG"', 'name = "Avg"'))
+    pytester.syspathinsert()
+    result = run(pytester, "--rmq-strategy=my_allocation:Averagely", generated=True)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --rmq-strategy=my_allocation:Averagely: name 'Avg' is no family of this suite; did you mean AVG?*"])
+
+
 def test_without_a_strategy_the_suite_uses_rocketmqs_default(pytester):
     result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite")
     result.stdout.fnmatch_lines(["rmq-conformance: strategy AVG (default)*"])

@@ -103,10 +103,16 @@ def test_a_generated_example_with_calls_not_run_does_not_count_and_a_wrong_queue
 
 
 def test_a_not_run_case_is_counted_and_shown_in_the_summary(pytester):
-    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=golden", f"--rmq-strategy=exec:{sys.executable} {TWINS} not-run",
-                                f"--rmq-case={LONG_LIST_CASE}", "-rs")
+    """Calls a harness answers notRun are a limit it declares: counted, never passed, and the run is
+    judged by the cases it did answer (alone, the case judges nothing: the run fails)."""
+    harness = f"--rmq-strategy=exec:{sys.executable} {TWINS} not-run"
+    alone = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=golden", harness, f"--rmq-case={LONG_LIST_CASE}")
+    assert alone.ret == pytest.ExitCode.TESTS_FAILED
+    alone.stdout.fnmatch_lines(["rmq-conformance: no golden case was judged against Java: all 1 asked were skipped (not run: call 8 *"])
+    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=golden", harness,
+                                f"--rmq-case={LONG_LIST_CASE}", "--rmq-case=pub-SELECTOR_HASH-0001-string", "-rs")
     assert result.ret == 0, result.stdout.str()
-    assert result.parseoutcomes()["skipped"] == 1 and "passed" not in result.parseoutcomes()
+    assert result.parseoutcomes()["skipped"] == 1 and result.parseoutcomes()["passed"] == 1
     result.stdout.fnmatch_lines([
         "*by impact: 1 not run",
         f"*not run: 1 test(s), *{LONG_LIST_CASE}*: call 8 (n=65537) of 9, answered notRun by the harness: *65537 queues*",

@@ -149,3 +149,33 @@ def test_the_release_decides_the_family_properties(version):
     found = Subject(Settings(spec="MACHINE_ROOM", version=version))
     assert found.properties_origin == f"Java's MACHINE_ROOM at {version}"
     assert ("eligible-coverage" in found.properties) == (version != "4.7.1")
+
+
+def _named(name, **attributes):
+    return type("Named", (AllocateMessageQueueAveragely,), {"name": name, **attributes})
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("Avg", "AVG"), ("avg", "AVG"), ("AGV", "AVG"), ("consistent-hash", "CONSISTENT_HASH"),
+    ("CONSISTENT_HAHS", "CONSISTENT_HASH"), ("MACHINE_ROM", "MACHINE_ROOM"), ("Selector_Hash", "SELECTOR_HASH"),
+    ("GROUP-HASH", "GROUP_HASH"), ("FAULT_STRATEGYY", "FAULT_STRATEGY"),
+])
+def test_a_name_a_typo_away_from_a_family_is_a_usage_error_with_the_family_it_missed(typed, meant):
+    """Else the golden vectors silently do not apply and only the invariants run."""
+    found = subject("mine", named=lambda: {"mine": _named(typed)})
+    assert found.load_error is not None
+    assert f"name {typed!r} is no family of this suite; did you mean {meant}?" in found.load_error
+    assert "rmq_new_family = True" in found.load_error
+
+
+@pytest.mark.parametrize("name", ["STICKY", "JUMP_GROUP_HASH", "MY_FAULT_STRATEGY", "UNSTABLE_ON_LEAVE", "ROTATE", "NO_TWIN"])
+def test_a_name_far_from_every_family_is_a_strategy_of_its_own(name):
+    found = subject("mine", named=lambda: {"mine": _named(name)})
+    assert found.load_error is None and found.family is None
+
+
+def test_a_strategy_that_says_it_is_a_new_family_keeps_its_name():
+    found = subject("mine", named=lambda: {"mine": _named("AVGX", rmq_new_family=True)})
+    assert found.load_error is None and (found.name, found.family) == ("AVGX", None)
+    found = subject("mine", named=lambda: {"mine": _named("AVGX", rmq_new_family="yes")})  # True, plainly
+    assert "did you mean AVG?" in found.load_error

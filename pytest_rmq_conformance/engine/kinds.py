@@ -31,6 +31,7 @@ them, and re-exported here.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 from typing import Any
@@ -53,6 +54,7 @@ __all__ = [
     "kind_of_method",
     "get",
     "family_of",
+    "near_family",
     "all_families",
     "names",
     "ports",
@@ -186,6 +188,34 @@ def family_of(strategy_name: Any) -> Family | None:
     if not isinstance(strategy_name, str):
         return None
     return next((family for family in all_families() if family.matches(strategy_name)), None)
+
+
+def near_family(strategy_name: str) -> str | None:
+    """The family ``strategy_name`` misses by a typo, if any: the same name in other case or with
+    other separators (``Avg``, ``consistent-hash``), or one or two letters off (one for names of
+    five letters or fewer): ``AGV``, ``CONSISTENT_HAHS``. ``None`` for a family's own name."""
+    if family_of(strategy_name) is not None:
+        return None
+    typed = re.sub(r"[\s.\-]+", "_", strategy_name.strip()).upper()
+    best = None
+    for family in names():
+        distance = _edits(typed, family)
+        if distance <= (1 if len(family) <= 5 else 2) and (best is None or distance < best[0]):
+            best = (distance, family)
+    return None if best is None else best[1]
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) from ``a`` to ``b``."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            row.append(min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y)))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def ports(kind: str | None = None) -> dict[str, type]:

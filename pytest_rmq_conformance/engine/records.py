@@ -105,6 +105,7 @@ class CaseOutcome:
     error: str | None = None
     skipped: str | None = None  # not implemented by a harness, or not run once it was given up
     not_run: bool = False  # skipped because the harness was given up, or did not make some of its calls
+    declined: bool = False  # not run because the harness answered calls notRun: a limit it declares
     impact: str | None = None
 
     @property

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from pytest_rmq_conformance.plugin import options
-from pytest_rmq_conformance.plugin.collection import case_id, select, suite_part
+from pytest_rmq_conformance.plugin.collection import case_family, case_id, select, suite_part
 from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_golden, rmq_groups  # noqa: F401 (registered here)
 from pytest_rmq_conformance.plugin.producer_fixtures import rmq_fault_strategy, rmq_route  # noqa: F401 (registered here)
 from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
@@ -68,9 +68,11 @@ def pytest_configure(config):
     if active:  # a strategy that cannot be loaded is a usage error: one message, exit status 4, no test run
         _check_usage(rmq_state(config))
     if active and not hasattr(config, "workerinput"):
+        from pytest_rmq_conformance.plugin.judged import Judged
         from pytest_rmq_conformance.plugin.terminal import ChurnReport, FailureGroups
 
         config.pluginmanager.register(FailureGroups(), "rmq-conformance-failure-groups")
+        config.pluginmanager.register(Judged(), "rmq-conformance-judged")
         config.pluginmanager.register(ChurnReport(), "rmq-conformance-churn")
     if config.getoption("rmq_results") and not hasattr(config, "workerinput"):
         from pytest_rmq_conformance.plugin.results import ResultsFile
@@ -196,5 +198,6 @@ def pytest_collection_modifyitems(session, config, items):
         case = case_id(item)
         if case is not None:
             item.user_properties.append(("rmq_case", case))
+            item.user_properties.append(("rmq_family", case_family(item)))
     if config.stash.get(ACTIVE, False) or options.selects(config):
         select(rmq_state(config), config, items)

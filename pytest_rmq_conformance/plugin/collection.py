@@ -15,7 +15,7 @@ import pytest
 from pytest_rmq_conformance.plugin.options import CHECKS
 from pytest_rmq_conformance.plugin.state import SUITE_DIR
 
-__all__ = ["suite_part", "case_id", "select"]
+__all__ = ["suite_part", "case_id", "case_family", "select"]
 
 
 def suite_part(path: Path) -> str | None:
@@ -33,6 +33,12 @@ def case_id(item) -> str | None:
         return None
     case = callspec.params.get("rmq_golden_case", callspec.params.get("rmq_sort_case"))
     return getattr(case, "id", None)
+
+
+def case_family(item) -> str | None:
+    """The family of the golden case a suite test checks, if any."""
+    params = item.callspec.params
+    return getattr(params.get("rmq_golden_case", params.get("rmq_sort_case")), "strategy", None)
 
 
 def _deselect(config, items: list, keep: list) -> None:

@@ -12,6 +12,8 @@
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
     rmq_note        a generated check that passed on fewer examples than asked for: why
     rmq_suite_faults  a generated check that left out draws the reference port fails: their count
+    rmq_declined    a not-run golden case whose calls the harness answered notRun (a limit it declares)
+    rmq_family      (set at collection) the family of the golden case a golden or sort test checks
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -110,10 +112,11 @@ def user_traceback(exc: BaseException, config) -> str | None:
     return "\n".join(f"    {line}" for line in text.rstrip().splitlines())
 
 
-def skip_not_run(request, reason: str) -> None:
+def skip_not_run(request, reason: str, *, declined: bool = False) -> None:
     """Skip the running test as *not run*: the harness was given up before it could be asked, or
-    did not make some of its calls."""
-    _properties(request, **{"class": "not-run", "cause": reason})
+    did not make some of its calls (``declined``: it answered them ``notRun``, a limit it declares).
+    A test not run for any other reason fails the run (:mod:`~pytest_rmq_conformance.plugin.judged`)."""
+    _properties(request, **{"class": "not-run", "cause": reason, "declined": declined or None})
     pytest.skip(reason)
 
 

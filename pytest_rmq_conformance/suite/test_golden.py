@@ -48,7 +48,7 @@ def test_golden(rmq_golden_case, request):
     rmq_golden = rmq_state(request.config).golden  # the rmq_golden fixture's value, without its per-test lookup
     outcome = rmq_golden.run_case(rmq_golden_case)
     if outcome.not_run:
-        skip_not_run(request, outcome.skipped)
+        skip_not_run(request, outcome.skipped, declined=outcome.declined)
     if outcome.skipped is not None:
         pytest.skip(outcome.skipped)
     if not outcome.passed:

@@ -82,6 +82,7 @@ class Subject:
             resolved = resolve_spec(self.settings.spec, self._named(), [Path(p) for p in self.settings.search_path])
             self._source = open_source(resolved, self.settings, build_hook=self._build_hook, env=self.child_env)
             self._name = self._source.probe()
+            self._check_name()
             self._check_strategy()
             self._properties = self._declared_properties()
         except (SpecError, ValueError) as exc:
@@ -137,6 +138,28 @@ class Subject:
             return (self.kind,)
         found = {kinds.get(family).kind: None for family in self.families}
         return tuple(kinds.get_kind(name) for name in found) or (self.kind,)
+
+    def _check_name(self) -> None:
+        """A name, or a harness's family, that misses a family by a typo is a mistake, not a new
+        family: the golden vectors would silently not apply. A strategy of a family of its own
+        says so with ``rmq_new_family = True``."""
+        source = self.source
+        assert source is not None and self._name is not None
+        spec = self.settings.spec
+        if source.harness is not None:
+            for served in source.harness.hello().strategies:
+                near = kinds.near_family(served)
+                if near is not None:
+                    raise SpecError(f"--rmq-strategy={spec}: the harness's hello serves {served!r}, which is no family of "
+                                    f"this suite; did you mean {near}?")
+            return
+        near = kinds.near_family(self._name) if isinstance(self._name, str) else None
+        if near is not None and getattr(source.probed, "rmq_new_family", False) is not True:
+            raise SpecError(
+                f"--rmq-strategy={spec}: name {self._name!r} is no family of this suite; did you mean {near}? "
+                f"(name = {near!r} checks it against Java's {near}; a family of its own says so with "
+                "rmq_new_family = True)"
+            )
 
     def _check_strategy(self) -> None:
         source = self.source

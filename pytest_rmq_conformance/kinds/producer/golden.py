@@ -73,7 +73,7 @@ def judge(subject: Subject, case: Any, run: str) -> CaseOutcome:
                 mismatch = compare_selector(case, run, answers)
                 unmade = None if mismatch is not None else calls_not_run(case, answers)
                 if unmade is not None:
-                    return CaseOutcome(case, run, subject.name, skipped=unmade, not_run=True)
+                    return CaseOutcome(case, run, subject.name, skipped=unmade, not_run=True, declined=True)
         except Unsupported as exc:
             return CaseOutcome(case, run, subject.name, skipped=f"not implemented: {exc}")
         except HarnessGaveUp as exc:
