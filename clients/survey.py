@@ -107,15 +107,17 @@ def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
             raise SurveyError(f"{where}: listed twice")
         seen.add(key)
     if versions is not None:
-        judged = tomllib.loads(Path(versions).read_text(encoding="utf-8"))
+        # a table of versions.toml names its package by ``package`` when its key is another name
+        tables = tomllib.loads(Path(versions).read_text(encoding="utf-8"))
+        judged = {(table["registry"], table.get("package", key)): key for key, table in tables.items()}
         for entry in packages:
-            listed = entry["name"] in judged and judged[entry["name"]]["registry"] == entry["registry"]
+            listed = (entry["registry"], entry["name"]) in judged
             if entry["judged"] != listed:
                 raise SurveyError(
                     f"{path}: {entry['registry']} {entry['name']} says judged = {str(entry['judged']).lower()}, "
                     f"but {versions} {'lists' if listed else 'does not list'} it"
                 )
-        missing = sorted(set(judged) - {entry["name"] for entry in packages})
+        missing = sorted(key for pair, key in judged.items() if pair not in {(p["registry"], p["name"]) for p in packages})
         if missing:
             raise SurveyError(f"{path}: {versions} judges {', '.join(missing)}, which the survey lacks")
     return data
