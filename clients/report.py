@@ -697,7 +697,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs"))
     parser.add_argument(
-        "--readme", type=Path, help="also rewrite the clients table of this README (between its clients: markers)"
+        "--readme",
+        type=Path,
+        help="also rewrite the clients table of this README and its paragraph above (between its clients: and survey: markers)",
     )
     args = parser.parse_args(argv)
     clients = load_clients()
@@ -724,6 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.readme is not None:
         write_readme_table(args.readme, showcase(tables, mix, sorts, link="docs/clients.md"))
+        survey.write_readme(args.readme)
     print(f"written: {args.out / 'clients.md'}, {args.out / 'clients.html'}, {args.out / 'clients.json'}")
     return 0
 

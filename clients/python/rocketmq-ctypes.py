@@ -36,7 +36,6 @@ How a selection reaches the package's code in production, and what this file doe
 another folder it is installed in.
 """
 
-import ctypes
 import importlib.util
 import json
 import os
@@ -53,7 +52,9 @@ _spec.loader.exec_module(common)
 PACKAGE = os.environ.get("RMQ_CLIENT_PACKAGE", "rocketmq")
 HOME = Path(os.environ.get("RMQ_CLIENT_HOME") or Path(__file__).resolve().parent / ".isolated" / PACKAGE)
 if not (HOME / "rocketmq" / "client.py").is_file():
-    sys.exit(f"clients/python/rocketmq-ctypes.py: {HOME / 'rocketmq'} holds no {PACKAGE}: python clients/python/isolate.py")
+    sys.exit(
+        f"clients/python/rocketmq-ctypes.py: {HOME / 'rocketmq'} holds no {PACKAGE}: python clients/python/isolate.py"
+    )
 os.environ["HOME"] = tempfile.mkdtemp(prefix="rmq-clients-rocketmq-ctypes-")  # the core logs under ~/logs
 _package = types.ModuleType("rocketmq")
 _package.__path__ = [str(HOME / "rocketmq")]
@@ -76,7 +77,7 @@ class Core:
     def __getattr__(self, name):
         return getattr(self.library, name)
 
-    def SendMessageOrderly(self, producer, message, callback, arg, retry_times, result):  # noqa: N802 (the C name)
+    def SendMessageOrderly(self, producer, message, callback, arg, retry_times, result):
         self.index = callback(self.size, None, arg)  # int index = m_pCallback(mqs.size(), message, arg)
         return 0  # OK: the send itself is the broker's
 
@@ -90,7 +91,10 @@ def pick(value, size):
     finally:
         client.dll = core.library
     if not 0 <= core.index < size:
-        return {"error": "other", "message": f"the selector answered {core.index} of {size} queues (mqs[index] unchecked)"}
+        return {
+            "error": "other",
+            "message": f"the selector answered {core.index} of {size} queues (mqs[index] unchecked)",
+        }
     return {"index": core.index}
 
 
@@ -103,7 +107,9 @@ def select(request):
                 {"notRun": f"send_orderly casts its argument with ctypes.c_int: it takes no {arg['type']} argument"}
             )
         elif size == 0:
-            answers.append({"notRun": "a topic of no queue: what librocketmq then reads (mqs[index]) is the C++ core's"})
+            answers.append(
+                {"notRun": "a topic of no queue: what librocketmq then reads (mqs[index]) is the C++ core's"}
+            )
         else:
             try:
                 answers.append(pick(arg["value"], size))
@@ -140,7 +146,10 @@ def serve():
         elif command == "select" and request.get("strategy") == "SELECTOR_HASH":
             answer = {"id": request["id"], **select(request)}
         else:
-            answer = {"id": request.get("id"), "unsupported": f"{PACKAGE} chooses a queue in its own code only by hashing_queue_selector"}
+            answer = {
+                "id": request.get("id"),
+                "unsupported": f"{PACKAGE} chooses a queue in its own code only by hashing_queue_selector",
+            }
         out.write(json.dumps(answer) + "\n")
         out.flush()
 
