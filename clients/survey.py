@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import textwrap
 import urllib.error
 import urllib.request
 import zipfile
@@ -254,34 +255,32 @@ def readme_paragraph(path: Path = SURVEY) -> str:
         judged=judged,
         unjudged=unjudged,
     )
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > 100:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*lines, line]) + "\n"
+    return textwrap.fill(text, 100, break_long_words=False, break_on_hyphens=False) + "\n"
 
 
-def write_readme(readme: Path, path: Path = SURVEY) -> None:
-    """Put :func:`readme_paragraph` between ``readme``'s ``<!-- survey:start ... -->`` and ``<!-- survey:end -->``."""
-    text = readme.read_text(encoding="utf-8")
+def _between_markers(text: str) -> tuple[int, int] | None:
+    """Where the text between the survey markers starts and ends in ``text`` (None: no markers)."""
     start = README_START.search(text)
     end = text.find(README_END, start.end()) if start else -1
-    if start is None or end < 0:
-        raise SurveyError(
-            f"{readme}: no <!-- survey:start --> / <!-- survey:end --> markers to put the paragraph between"
-        )
-    readme.write_text(text[: start.end()] + readme_paragraph(path) + text[end:], encoding="utf-8")
+    return None if start is None or end < 0 else (start.end(), end)
 
 
 def readme_shown(readme: Path) -> str | None:
     """What ``readme`` holds between its survey markers (None: no markers)."""
     text = readme.read_text(encoding="utf-8")
-    start = README_START.search(text)
-    end = text.find(README_END, start.end()) if start else -1
-    return None if start is None or end < 0 else text[start.end() : end]
+    found = _between_markers(text)
+    return None if found is None else text[found[0] : found[1]]
+
+
+def write_readme(readme: Path, path: Path = SURVEY) -> None:
+    """Put :func:`readme_paragraph` between ``readme``'s ``<!-- survey:start ... -->`` and ``<!-- survey:end -->``."""
+    text = readme.read_text(encoding="utf-8")
+    found = _between_markers(text)
+    if found is None:
+        raise SurveyError(
+            f"{readme}: no <!-- survey:start --> / <!-- survey:end --> markers to put the paragraph between"
+        )
+    readme.write_text(text[: found[0]] + readme_paragraph(path) + text[found[1] :], encoding="utf-8")
 
 
 def to_html(path: Path = SURVEY) -> str:
