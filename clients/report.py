@@ -63,7 +63,8 @@ MIX_SUMMARY = HERE.parent / "docs" / "mixing" / "summary.json"
 
 
 def load_clients(path: Path = HERE / "versions.toml") -> dict[str, dict[str, Any]]:
-    """The clients of ``versions.toml``, each checked for the keys the report needs."""
+    """The clients of ``versions.toml``, each checked for the keys the report needs. A table's key
+    is the name the report shows; ``package`` is the registry's name when it differs."""
     clients = tomllib.loads(path.read_text(encoding="utf-8"))
     for name, entry in clients.items():
         for key, kind in (("harness", str), ("pinned", str), ("kinds", list), ("releases", list)):
@@ -90,14 +91,15 @@ def _run(clients: dict[str, dict[str, Any]]) -> list[dict[str, Any]] | None:
             progress=lambda line: print(line, file=sys.stderr),
         )
         for row, name in zip(doc["implementations"], names, strict=True):
-            pinned = clients[name]["pinned"]
-            if row["name"] != name or row["version"] != pinned:
+            pinned, package = clients[name]["pinned"], clients[name].get("package", name)
+            if row["name"] != package or row["version"] != pinned:
                 print(
-                    f"clients/report.py: {row['spec']} says {row['name']} {row['version']}, not {name} {pinned} as "
+                    f"clients/report.py: {row['spec']} says {row['name']} {row['version']}, not {package} {pinned} as "
                     "clients/versions.toml pins: install the pinned clients (tox -e clients)",
                     file=sys.stderr,
                 )
                 return None
+            row["name"] = name  # the table's key: two registries may hold a package of one name
             row["kinds"] = clients[name]["kinds"]
         docs.append(doc)
     return docs
@@ -695,7 +697,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs"))
     parser.add_argument(
-        "--readme", type=Path, help="also rewrite the clients table of this README (between its clients: markers)"
+        "--readme",
+        type=Path,
+        help="also rewrite the clients table of this README and its paragraph above (between its clients: and survey: markers)",
     )
     args = parser.parse_args(argv)
     clients = load_clients()
@@ -722,6 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.readme is not None:
         write_readme_table(args.readme, showcase(tables, mix, sorts, link="docs/clients.md"))
+        survey.write_readme(args.readme)
     print(f"written: {args.out / 'clients.md'}, {args.out / 'clients.html'}, {args.out / 'clients.json'}")
     return 0
 

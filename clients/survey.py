@@ -4,7 +4,9 @@ rendered as a Markdown section for docs/clients.md (``to_markdown``) or an HTML 
 
     python clients/survey.py                 # the Markdown section, on stdout
     python clients/survey.py --html          # the HTML fragment
+    python clients/survey.py --readme README.md   # the README's paragraph on the real clients
     python clients/survey.py --refresh [--names FILE ...]
+    python clients/survey.py --evidence      # downloads each package, checks what it cites
 
 ``--refresh`` asks each registry for the newest version of every surveyed package (PyPI's JSON
 API, ``npm view``) and prints each one that moved or vanished; with ``--names`` (lists of
@@ -12,6 +14,10 @@ package names, one a line, first tab-separated column; ``registry:`` may prefix 
 ``pypi:`` by default) it also prints every listed name matching RocketMQ that the survey lacks,
 and for npm names asks the registry whether it has them. It never writes the survey: a person
 reads the new package's code and writes its entry. Exit status 1 when something is to update.
+
+``--evidence`` downloads each surveyed package at its surveyed version with its registry's own
+client (into ``~/.cache/rmq-survey``, or ``$RMQ_SURVEY_CACHE``) and prints every citation of
+``evidence`` its files do not bear out; exit status 1 when there is one.
 """
 
 from __future__ import annotations
@@ -19,11 +25,16 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import os
 import re
 import subprocess
 import sys
+import tarfile
+import tempfile
+import textwrap
 import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -60,7 +71,12 @@ FIELDS = {
     "delegates": str,
     "judged": bool,
     "why": str,
+    "evidence": list,
 }
+#: one citation of ``evidence``: a file of the package, its lines, and a word those lines hold
+EVIDENCE = re.compile(r"(?P<file>[^\s:]+):(?P<first>[1-9]\d*)(?:-(?P<last>[1-9]\d*))? (?P<shows>\S.*)")
+#: where ``fetch`` keeps the packages it downloads (outside any clone)
+CACHE = Path(os.environ.get("RMQ_SURVEY_CACHE") or Path.home() / ".cache" / "rmq-survey")
 #: a name "named for RocketMQ"; names with "rmq" are RocketMQ only when their summary says so
 NAMED = re.compile(r"rocket[-_.]?mq", re.IGNORECASE)
 
@@ -99,6 +115,12 @@ def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
             raise SurveyError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
         if entry["registry"] not in REGISTRIES:
             raise SurveyError(f"{where}: registry must be one of {', '.join(REGISTRIES)}")
+        if not entry["evidence"]:
+            raise SurveyError(f"{where}: evidence is empty: cite the file and lines its verdict is read from")
+        for cited in entry["evidence"]:
+            found = EVIDENCE.fullmatch(cited) if isinstance(cited, str) else None
+            if found is None or (found["last"] and int(found["last"]) < int(found["first"])):
+                raise SurveyError(f"{where}: evidence {cited!r} is not 'FILE:FIRST[-LAST] WORD' (the lines hold WORD)")
         unknown = [family for family in entry["balances"] if family not in FAMILIES]
         if unknown:
             raise SurveyError(f"{where}: balances names no family of the suite: {', '.join(map(str, unknown))}")
@@ -107,15 +129,19 @@ def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
             raise SurveyError(f"{where}: listed twice")
         seen.add(key)
     if versions is not None:
-        judged = tomllib.loads(Path(versions).read_text(encoding="utf-8"))
+        # a table of versions.toml names its package by ``package`` when its key is another name
+        tables = tomllib.loads(Path(versions).read_text(encoding="utf-8"))
+        judged = {(table["registry"], table.get("package", key)): key for key, table in tables.items()}
         for entry in packages:
-            listed = entry["name"] in judged and judged[entry["name"]]["registry"] == entry["registry"]
+            listed = (entry["registry"], entry["name"]) in judged
             if entry["judged"] != listed:
                 raise SurveyError(
                     f"{path}: {entry['registry']} {entry['name']} says judged = {str(entry['judged']).lower()}, "
                     f"but {versions} {'lists' if listed else 'does not list'} it"
                 )
-        missing = sorted(set(judged) - {entry["name"] for entry in packages})
+        missing = sorted(
+            key for pair, key in judged.items() if pair not in {(p["registry"], p["name"]) for p in packages}
+        )
         if missing:
             raise SurveyError(f"{path}: {versions} judges {', '.join(missing)}, which the survey lacks")
     return data
@@ -145,8 +171,16 @@ def _cell(text: str) -> str:
 
 INTRO = (
     "Surveyed {date}, each package read at its newest version: what it balances in its own code "
-    "(the suite's families), what it hands to something else, and whether this report judges it."
+    "(the suite's families), what it hands to something else, and whether this report judges it; "
+    '"read in" names the package\'s files and lines the verdict is read from.'
 )
+
+
+def cited_places(entry: dict) -> list[str]:
+    """Each of ``entry``'s citations as ``FILE:LINES``, without the word the lines hold."""
+    return [cited.split(" ", 1)[0] for cited in entry["evidence"]]
+
+
 REFRESH = "python clients/survey.py --refresh"
 
 
@@ -168,14 +202,15 @@ def to_markdown(path: Path = SURVEY) -> str:
         lines.append(f"| {registry} | {total} | {own} | {judged} |")
     lines += [
         "",
-        "| registry | package | newest | balances in its own code | delegates | judged | why |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| registry | package | newest | balances in its own code | delegates | judged | why | read in |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for p in _ordered(packages):
+        cited = ", ".join(f"`{_cell(where)}`" for where in cited_places(p))
         lines.append(
             f"| {p['registry']} | `{_cell(p['name'])}` | {_cell(p['version'])} | "
             f"{', '.join(p['balances']) or 'nothing'} | {_cell(p['delegates'])} | "
-            f"{'yes' if p['judged'] else 'no'} | {_cell(p['why'])} |"
+            f"{'yes' if p['judged'] else 'no'} | {_cell(p['why'])} | {cited} |"
         )
     lines += [
         "",
@@ -189,6 +224,65 @@ def to_markdown(path: Path = SURVEY) -> str:
     return "\n".join(lines)
 
 
+#: the README's paragraph on the real clients; every number in it is counted from the survey
+README_PARAGRAPH = (
+    "Every package on npm and PyPI named for RocketMQ was read ({total}: {npm} on npm, {pypi} on PyPI); "
+    "{own} balance queues in their own code, and the {judged} of them that run here are pinned and driven "
+    "through their own classes ({unjudged}). Each cell counts the golden cases that differ from Java at the "
+    "client's newest release and links to the first one; the last column says whether the client can share a "
+    "group with Java clients. [docs/clients.md](docs/clients.md) has every release, why each client differs and "
+    "the survey, with the file and lines each verdict is read from; [clients/README.md](clients/README.md) says "
+    "how to rerun them."
+)
+README_START = re.compile(r"<!-- survey:start[^>]*-->\n")
+README_END = "<!-- survey:end -->"
+
+
+def readme_paragraph(path: Path = SURVEY) -> str:
+    """The README's paragraph on the real clients, its numbers counted from the survey, wrapped at 100 columns."""
+    packages = load(path, versions=None)["package"]
+    counts = _counts(packages)
+    own = sum(counts[registry][1] for registry in REGISTRIES)
+    judged = sum(counts[registry][2] for registry in REGISTRIES)
+    left = [p["name"] for p in _ordered(packages) if p["balances"] and not p["judged"]]
+    names = " and ".join(f"`{name}`" for name in left)
+    unjudged = f"{names} {'do' if len(left) > 1 else 'does'} not: the survey says why" if left else "all of them"
+    text = README_PARAGRAPH.format(
+        total=len(packages),
+        npm=counts["npm"][0],
+        pypi=counts["pypi"][0],
+        own=own,
+        judged=judged,
+        unjudged=unjudged,
+    )
+    return textwrap.fill(text, 100, break_long_words=False, break_on_hyphens=False) + "\n"
+
+
+def _between_markers(text: str) -> tuple[int, int] | None:
+    """Where the text between the survey markers starts and ends in ``text`` (None: no markers)."""
+    start = README_START.search(text)
+    end = text.find(README_END, start.end()) if start else -1
+    return None if start is None or end < 0 else (start.end(), end)
+
+
+def readme_shown(readme: Path) -> str | None:
+    """What ``readme`` holds between its survey markers (None: no markers)."""
+    text = readme.read_text(encoding="utf-8")
+    found = _between_markers(text)
+    return None if found is None else text[found[0] : found[1]]
+
+
+def write_readme(readme: Path, path: Path = SURVEY) -> None:
+    """Put :func:`readme_paragraph` between ``readme``'s ``<!-- survey:start ... -->`` and ``<!-- survey:end -->``."""
+    text = readme.read_text(encoding="utf-8")
+    found = _between_markers(text)
+    if found is None:
+        raise SurveyError(
+            f"{readme}: no <!-- survey:start --> / <!-- survey:end --> markers to put the paragraph between"
+        )
+    readme.write_text(text[: found[0]] + readme_paragraph(path) + text[found[1] :], encoding="utf-8")
+
+
 def to_html(path: Path = SURVEY) -> str:
     """The survey as an HTML fragment (a ``section``), the same prose and rows as ``to_markdown``,
     each table in a box of its own that scrolls sideways on a narrow screen."""
@@ -198,7 +292,8 @@ def to_html(path: Path = SURVEY) -> str:
     rows = "\n".join(
         f"<tr><td>{esc(p['registry'])}</td><td><code>{esc(p['name'])}</code></td><td>{esc(p['version'])}</td>"
         f"<td>{esc(', '.join(p['balances']) or 'nothing')}</td><td>{esc(p['delegates'])}</td>"
-        f"<td>{'yes' if p['judged'] else 'no'}</td><td>{esc(p['why'])}</td></tr>"
+        f"<td>{'yes' if p['judged'] else 'no'}</td><td>{esc(p['why'])}</td>"
+        f"<td>{'<br>'.join(f'<code>{esc(where)}</code>' for where in cited_places(p))}</td></tr>"
         for p in _ordered(packages)
     )
     counts = "\n".join(
@@ -211,7 +306,7 @@ def to_html(path: Path = SURVEY) -> str:
         '<div class="scroll"><table>\n<thead><tr><th>registry</th><th>packages</th><th>balance in their own code</th>'
         f"<th>judged here</th></tr></thead>\n<tbody>\n{counts}\n</tbody>\n</table></div>\n"
         '<div class="scroll"><table class="survey">\n<thead><tr><th>registry</th><th>package</th><th>newest</th>'
-        "<th>balances in its own code</th><th>delegates</th><th>judged</th><th>why</th></tr></thead>\n"
+        "<th>balances in its own code</th><th>delegates</th><th>judged</th><th>why</th><th>read in</th></tr></thead>\n"
         f"<tbody>\n{rows}\n</tbody>\n</table></div>\n"
         f"<p>How PyPI was enumerated: {esc(' '.join(head['pypi'].split()))}</p>\n"
         f"<p>How npm was enumerated: {esc(' '.join(head['npm'].split()))}</p>\n"
@@ -281,11 +376,100 @@ def refresh(path: Path = SURVEY, names: list[str] | None = None, newest=NEWEST, 
     return 1 if found else 0
 
 
+# -- evidence (network) ---------------------------------------------------------------------------
+
+
+def _unpack(archive: Path, into: Path) -> None:
+    """``archive``'s files under ``into``: a wheel as it is, an sdist or an npm tarball without its one top folder."""
+    if archive.suffix in (".whl", ".zip"):
+        with zipfile.ZipFile(archive) as opened:
+            opened.extractall(into)
+    else:
+        with tarfile.open(archive) as opened:
+            if hasattr(tarfile, "data_filter"):
+                opened.extractall(into, filter="data")
+            else:  # pragma: no cover - Pythons before the extraction filters
+                opened.extractall(into)
+    tops = list(into.iterdir())
+    if archive.suffix != ".whl" and len(tops) == 1 and tops[0].is_dir():
+        for child in list(tops[0].iterdir()):
+            child.rename(into / child.name)
+        tops[0].rmdir()
+
+
+def fetch(entry: dict, cache: Path = CACHE) -> Path:
+    """The files of ``entry``'s package at its surveyed version, as the registry's ordinary client
+    downloads it (``pip download --no-deps``, ``npm pack``), unpacked once under ``cache``."""
+    name, version = entry["name"], entry["version"]
+    files = cache / entry["registry"] / f"{name.replace('/', '+')}-{version}" / "files"
+    if files.is_dir():
+        return files
+    files.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=files.parent) as work:
+        download = Path(work) / "download"
+        download.mkdir()
+        if entry["registry"] == "pypi":
+            command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--dest", str(download)]
+            command.append(f"{name}=={version}")
+        else:
+            command = ["npm", "pack", "--silent", f"{name}@{version}", "--pack-destination", str(download)]
+        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
+        archives = list(download.iterdir())
+        if done.returncode != 0 or len(archives) != 1:
+            raise SurveyError(
+                f"{entry['registry']} {name} {version}: {' '.join(command[:4])} ... gave {len(archives)} file(s): "
+                f"{done.stderr.strip()[-300:]}"
+            )
+        unpacked = Path(work) / "files"
+        unpacked.mkdir()
+        _unpack(archives[0], unpacked)
+        try:
+            unpacked.rename(files)
+        except OSError:  # another process unpacked it first
+            if not files.is_dir():
+                raise
+    return files
+
+
+def cited_problems(entry: dict, files: Path) -> list[str]:
+    """What in ``entry``'s evidence its package's ``files`` do not show: a file it lacks, lines past
+    its end, lines without the word cited. Empty when every citation holds."""
+    problems = []
+    for cited in entry["evidence"]:
+        found = EVIDENCE.fullmatch(cited)
+        assert found is not None, cited  # load() refuses any other
+        where = f"{entry['registry']} {entry['name']} {entry['version']}: evidence {cited!r}"
+        path = files / found["file"]
+        if not path.is_file():
+            problems.append(f"{where}: the package has no file {found['file']}")
+            continue
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        first, last = int(found["first"]), int(found["last"] or found["first"])
+        if last > len(lines):
+            problems.append(f"{where}: {found['file']} has {len(lines)} lines")
+        elif found["shows"] not in "\n".join(lines[first - 1 : last]):
+            problems.append(f"{where}: lines {first}-{last} do not hold {found['shows']!r}")
+    return problems
+
+
+def check_evidence(path: Path = SURVEY, cache: Path = CACHE, out=sys.stdout) -> int:
+    """Print every citation the surveyed packages' files do not bear out; 1 when there is any."""
+    problems = [problem for entry in load(path)["package"] for problem in cited_problems(entry, fetch(entry, cache))]
+    for problem in problems:
+        print(problem, file=out)
+    print(f"{len(problems)} citation(s) not borne out" if problems else "every citation holds", file=out)
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--survey", type=Path, default=SURVEY)
     parser.add_argument("--html", action="store_true", help="the HTML fragment instead of Markdown")
+    parser.add_argument("--readme", type=Path, help="rewrite this README's paragraph between its survey: markers")
     parser.add_argument("--refresh", action="store_true", help="ask the registries (network)")
+    parser.add_argument(
+        "--evidence", action="store_true", help="download every package and check what it cites (network)"
+    )
     parser.add_argument(
         "--names",
         action="append",
@@ -297,6 +481,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.refresh:
             return refresh(args.survey, args.names)
+        if args.evidence:
+            return check_evidence(args.survey)
+        if args.readme is not None:
+            write_readme(args.readme, args.survey)
+            return 0
         sys.stdout.write(to_html(args.survey) if args.html else to_markdown(args.survey))
     except SurveyError as error:
         print(f"clients/survey.py: {error}", file=sys.stderr)

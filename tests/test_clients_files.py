@@ -22,7 +22,7 @@ def test_every_npm_client_is_pinned_in_package_json_as_in_versions_toml():
     dependencies = json.loads((CLIENTS / "node" / "package.json").read_text(encoding="utf-8"))["dependencies"]
     for name, entry in _versions().items():
         if entry["registry"] == "npm":
-            assert dependencies.get(name) == entry["pinned"], name
+            assert dependencies.get(entry.get("package", name)) == entry["pinned"], name
 
 
 def _pins(file: str) -> dict:
@@ -34,7 +34,7 @@ def test_every_pypi_client_is_pinned_in_requirements_or_isolated_as_in_versions_
     pins = {**_pins("requirements.txt"), **_pins("isolated.txt")}
     for name, entry in _versions().items():
         if entry["registry"] == "pypi":
-            assert pins.get(name) == entry["pinned"], name
+            assert pins.get(entry.get("package", name)) == entry["pinned"], name
 
 
 def test_no_pypi_client_is_pinned_twice():

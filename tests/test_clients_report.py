@@ -61,6 +61,25 @@ def test_a_harness_that_says_another_client_is_refused(report, capsys):
     assert "not my-client 1.0.0 as clients/versions.toml pins" in capsys.readouterr().err
 
 
+def test_a_client_named_apart_from_its_package_is_judged_under_its_tables_name(report):
+    """Two registries may hold a package of one name (npm and PyPI rocketmq): a table's ``package``
+    is what its harness must say, its key the row the report shows."""
+    harness = "exec:" + shlex.join([sys.executable, "-m", "pytest_rmq_conformance.harness", "AVG"])
+    entry = {"harness": harness, "pinned": "0.1.0", "kinds": ["allocation"], "releases": ["4.9.8"], "package": "AVG"}
+    (doc,) = report._run({"AVG (twin)": entry})
+    assert [row["name"] for row in doc["implementations"]] == ["AVG (twin)"]
+    assert report._run({"AVG (twin)": {**entry, "package": "BVG"}}) is None
+
+
+def test_the_shipped_versions_toml_judges_pypi_rocketmq_apart_from_npm_rocketmq(report):
+    clients = report.load_clients()
+    assert clients["rocketmq"]["registry"] == "npm" and "package" not in clients["rocketmq"]
+    assert clients["rocketmq (PyPI)"]["registry"] == "pypi" and clients["rocketmq (PyPI)"]["package"] == "rocketmq"
+    shown = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
+    rows = {row["name"]: table["kind"] for table in shown["tables"] for row in table["implementations"]}
+    assert rows["rocketmq"] == rows["rocketmq (PyPI)"] == rows["rocketmq-python-cvs"] == "producer"
+
+
 def test_the_committed_report_has_one_table_per_kind(report):
     shown = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
     assert shown["title"] == report.TITLE

@@ -157,3 +157,153 @@ def test_refresh_names_moved_versions_and_new_names_and_nothing_else(tmp_path):
     same = {name: (lambda wanted, reg=name: surveyed.get((reg, wanted))) for name in ("npm", "pypi")}
     assert survey.refresh(newest=same, out=current) == 0
     assert current.getvalue() == "the survey is current\n"
+
+
+# -- evidence: every verdict names the files and lines it is read from ----------------------------
+
+
+def test_every_verdict_cites_the_files_and_lines_it_is_read_from():
+    for p in PACKAGES:
+        assert p.get("evidence"), f"{p['registry']} {p['name']} cites no evidence"
+        for cited in p["evidence"]:
+            assert survey.EVIDENCE.fullmatch(cited), cited
+
+
+def test_a_package_that_balances_in_its_own_code_cites_it_at_the_function_that_does():
+    """The two ctypes clients balance by their hashing_queue_selector: their survey says so, and where."""
+    for name in ("rocketmq", "rocketmq-python-cvs"):
+        (entry,) = [p for p in PACKAGES if p["registry"] == "pypi" and p["name"] == name]
+        assert entry["balances"] == ["SELECTOR_HASH"] and entry["judged"]
+        assert "rocketmq/client.py:164-166 hashing_queue_selector" in entry["evidence"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ('evidence = ["index.js:1-5', 'evidenc = ["index.js:1-5', "evidence must be a list"),
+        ("evidence = [\"index.js:1-5 require('rocketmq')\"]", "evidence = []", "evidence is empty"),
+        ("\"index.js:1-5 require('rocketmq')\"", "\"index.js require('rocketmq')\"", "is not 'FILE:FIRST[-LAST] WORD'"),
+        (
+            "\"index.js:1-5 require('rocketmq')\"",
+            "\"index.js:5-1 require('rocketmq')\"",
+            "is not 'FILE:FIRST[-LAST] WORD'",
+        ),
+        ("\"index.js:1-5 require('rocketmq')\"", '"index.js:1-5"', "is not 'FILE:FIRST[-LAST] WORD'"),
+    ],
+)
+def test_a_verdict_without_evidence_is_refused_naming_the_entry(tmp_path, old, new, said):
+    with pytest.raises(survey.SurveyError) as caught:
+        _broken(tmp_path, old, new)()
+    assert said in str(caught.value) and "(npm wm-rocketmq)" in str(caught.value)
+
+
+def _entry(*cited):
+    return {"registry": "pypi", "name": "demo", "version": "1.0", "evidence": list(cited)}
+
+
+def test_a_citation_its_package_does_not_bear_out_is_named(tmp_path):
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "client.py").write_text("a = 1\ndef hashing_queue_selector(n, m, arg):\n    return 0\n")
+    assert (
+        survey.cited_problems(_entry("demo/client.py:2-3 hashing_queue_selector", "demo/client.py:1 a = 1"), tmp_path)
+        == []
+    )
+    problems = survey.cited_problems(
+        _entry(
+            "demo/absent.py:1 x",
+            "demo/client.py:3-9 return 0",
+            "demo/client.py:1 hashing_queue_selector",
+        ),
+        tmp_path,
+    )
+    assert problems == [
+        "pypi demo 1.0: evidence 'demo/absent.py:1 x': the package has no file demo/absent.py",
+        "pypi demo 1.0: evidence 'demo/client.py:3-9 return 0': demo/client.py has 3 lines",
+        "pypi demo 1.0: evidence 'demo/client.py:1 hashing_queue_selector': lines 1-1 do not hold 'hashing_queue_selector'",
+    ]
+
+
+@pytest.mark.parametrize("kind", ["wheel", "sdist", "npm"])
+def test_an_archive_is_unpacked_to_the_paths_the_survey_cites(tmp_path, kind):
+    import tarfile
+    import zipfile
+
+    source = tmp_path / "source"
+    top = {"wheel": source, "sdist": source / "demo-1.0", "npm": source / "package"}[kind]
+    (top / "demo").mkdir(parents=True)
+    (top / "demo" / "client.py").write_text("x = 1\n")
+    archive = tmp_path / {"wheel": "demo-1.0-py3-none-any.whl", "sdist": "demo-1.0.tar.gz", "npm": "demo-1.0.tgz"}[kind]
+    if kind == "wheel":
+        with zipfile.ZipFile(archive, "w") as made:
+            made.write(top / "demo" / "client.py", "demo/client.py")
+    else:
+        with tarfile.open(archive, "w:gz") as made:
+            made.add(top, top.name)
+    into = tmp_path / "files"
+    into.mkdir()
+    survey._unpack(archive, into)
+    assert (into / "demo" / "client.py").read_text() == "x = 1\n"
+
+
+def test_fetch_takes_a_package_unpacked_before_from_the_cache(tmp_path):
+    files = tmp_path / "npm" / "@scope+demo-1.0" / "files"
+    files.mkdir(parents=True)
+    assert survey.fetch({"registry": "npm", "name": "@scope/demo", "version": "1.0"}, tmp_path) == files
+
+
+def test_the_table_shows_where_each_verdict_is_read(tmp_path):
+    page = survey.to_markdown()
+    html = survey.to_html()
+    for p in PACKAGES:
+        places = [cited.split(" ", 1)[0] for cited in p["evidence"]]
+        assert ", ".join(f"`{place}`" for place in places) + " |" in page, p["name"]
+        assert "<br>".join(f"<code>{survey.html.escape(place)}</code>" for place in places) in html, p["name"]
+
+
+# -- the README's paragraph: its numbers counted from the survey -----------------------------------
+
+README = CLIENTS.parent / "README.md"
+
+
+def test_the_readmes_paragraph_on_the_clients_is_the_surveys():
+    shown = survey.readme_shown(README)
+    assert shown is not None, "README.md has no survey:start / survey:end markers"
+    assert shown == survey.readme_paragraph(), "run: python clients/survey.py --readme README.md"
+    said = " ".join(shown.split())
+    npm = sum(p["registry"] == "npm" for p in PACKAGES)
+    assert f"was read ({len(PACKAGES)}: {npm} on npm, {len(PACKAGES) - npm} on PyPI)" in said
+    own = [p for p in PACKAGES if p["balances"]]
+    judged = [p for p in PACKAGES if p["judged"]]
+    assert f"; {len(own)} balance queues in their own code, and the {len(judged)} of them that run here" in said
+    assert all(p["balances"] for p in judged)
+    for p in own:
+        assert (f"`{p['name']}`" in said) is not p["judged"], p["name"]
+
+
+def test_the_paragraph_counts_what_the_survey_holds(tmp_path):
+    path = tmp_path / "survey.toml"
+    path.write_text(
+        TEXT.replace(
+            'balances = []\ndelegates = "nothing to delegate',
+            'balances = ["GROUP_HASH"]\ndelegates = "nothing to delegate',
+            1,
+        ),
+        encoding="utf-8",
+    )
+    before, after = " ".join(survey.readme_paragraph().split()), " ".join(survey.readme_paragraph(path).split())
+    own = sum(bool(p["balances"]) for p in PACKAGES)
+    assert f"; {own} balance queues" in before and f"; {own + 1} balance queues" in after
+    assert "`rocketmq-client`" in after and "`rocketmq-client`" not in before
+
+
+def test_the_paragraph_is_written_between_the_markers_and_refused_without_them(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n\n<!-- survey:start (kept) -->\nold text\n<!-- survey:end -->\n\nafter\n", encoding="utf-8")
+    assert survey.main(["--readme", str(readme)]) == 0
+    text = readme.read_text(encoding="utf-8")
+    assert (
+        text == "# x\n\n<!-- survey:start (kept) -->\n" + survey.readme_paragraph() + "<!-- survey:end -->\n\nafter\n"
+    )
+    readme.write_text("# no markers\n", encoding="utf-8")
+    with pytest.raises(survey.SurveyError, match="no <!-- survey:start --> / <!-- survey:end --> markers"):
+        survey.write_readme(readme)
