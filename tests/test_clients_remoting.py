@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.examples
-
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "clients" / "node"
 MODULES = NODE_DIR / "node_modules"
@@ -72,6 +70,7 @@ def _trace(route: dict, *, send_index: int | None = 0, seed: int = 1, steps: lis
     }
 
 
+@pytest.mark.examples
 @pytest.mark.parametrize("client", HARNESSES)
 def test_an_unsorted_name_server_answer_is_sorted_by_the_package_as_in_production(node, client):
     (answer,) = _exchange(node, HARNESSES[client], _trace(UNSORTED))
@@ -102,6 +101,7 @@ def _copy_with_reversed_sort(client: str, home: Path) -> Path:
     return home
 
 
+@pytest.mark.examples
 @pytest.mark.parametrize("client", HARNESSES)
 def test_the_route_order_is_the_packages_own_sort(node, client, tmp_path):
     """The harness sorts nothing itself: a package whose client API sorts backwards gives a
@@ -128,6 +128,7 @@ ROUTE = {
 }
 
 
+@pytest.mark.examples
 @pytest.mark.parametrize("seed", [1, 7, 123456789])
 def test_both_harnesses_start_an_unset_counter_where_java_does(node, seed):
     """Java steps its stored counter, then reads it; both packages read ``sendWhichQueue++``. An
@@ -147,6 +148,7 @@ def test_both_harnesses_start_an_unset_counter_where_java_does(node, seed):
     assert answers["ali-ons"] == answers["rocketmq"]
 
 
+@pytest.mark.examples
 def test_a_pinned_counter_and_set_index_follow_the_one_rule_in_both(node):
     steps = [
         {"op": "select", "lastBroker": None, "resetIndex": False},
@@ -176,6 +178,7 @@ def test_the_counter_rule_is_written_once_and_used_by_both_harnesses():
         assert all(value.startswith("counter.") for value in assigned), (harness, assigned)
 
 
+@pytest.mark.examples
 def test_the_report_states_the_counter_rule(node):
     rule = subprocess.run(
         [node, "-e", f"process.stdout.write(require({json.dumps(str(COUNTER))}).RULE)"],
