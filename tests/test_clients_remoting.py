@@ -201,3 +201,26 @@ def test_the_ali_ons_headers_list_limit_is_max_queues():
     header = text.split("'use strict';", 1)[0]
     said = re.findall(r"(\d{1,3}(?:,\d{3})+|\d{4,})\)? queues", header)
     assert said and all(int(number.replace(",", "")) == int(limit[1]) for number in said), said
+
+
+@pytest.mark.examples
+def test_an_ali_ons_without_the_name_server_client_is_not_traced_and_says_why(node, tmp_path):
+    """Every version the trend runs has getTopicRouteInfoFromNameServer; one without it would be
+    left out of FAULT_STRATEGY with the reason, never fed a route another way."""
+    home = _copy_with_reversed_sort("ali-ons", tmp_path / "home")
+    api = home / "node_modules" / "ali-ons" / "lib" / "mq_client_api.js"
+    api.write_text(api.read_text(encoding="utf-8").replace("getTopicRouteInfoFromNameServer(", "gone("), encoding="utf-8")
+    lines = [{"cmd": "hello", "protocol": 1}, _trace(ROUTE), {"cmd": "bye"}]
+    done = subprocess.run(
+        [node, str(NODE_DIR / "ali-ons.js")],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={"PATH": os.environ.get("PATH", ""), "RMQ_CLIENT_HOME": str(home)},
+        check=True,
+    )
+    hello, answer = (json.loads(line) for line in done.stdout.splitlines())
+    assert "FAULT_STRATEGY" not in hello["strategies"]
+    assert "has no MQClientAPI.getTopicRouteInfoFromNameServer" in answer["unsupported"]
