@@ -46,6 +46,7 @@ def _sibling(name: str) -> Any:
 
 mixing = _sibling("mixing")
 survey = _sibling("survey")
+causes_numbers = _sibling("causes")
 TITLE = "The real clients"
 #: each kind's table's heading, in the report's order
 KIND_TITLES = {
@@ -361,17 +362,36 @@ MIXING_INTRO = (
 )
 
 
+def causes_text(data: dict[str, Any], template: Path = HERE / "causes.md") -> str:
+    """clients/causes.md with its numbers written from ``data`` (the report's JSON: clients/causes.py)."""
+    return causes_numbers.fill(template.read_text(encoding="utf-8"), data)
+
+
 def _stamped(table: dict[str, Any]) -> dict[str, Any]:
     """``table`` with the no-clock stamp the renderers want: the committed JSON holds none, and the
     report can be made again from it alone."""
     return {"generatedAt": NO_CLOCK.removeprefix(" at "), **table}
 
 
-def markdown(tables: list[dict[str, Any]], causes: str, mix: dict[str, Any], sorts: list[dict[str, Any]]) -> str:
+#: said under a kind's heading: how its clients are driven where the golden cases alone do not say
+KIND_NOTES = {"producer": "**The counter rule.** {rule}"}
+
+
+def _kind_note(kind: str, rule: str) -> str:
+    return KIND_NOTES[kind].format(rule=rule) if kind in KIND_NOTES else ""
+
+
+def markdown(
+    tables: list[dict[str, Any]], causes: str, mix: dict[str, Any], sorts: list[dict[str, Any]], rule: str
+) -> str:
+    """The report's Markdown; ``causes`` is clients/causes.md filled in (:func:`causes_text`), ``rule``
+    the counter rule of clients/node/counter.js."""
     parts = [f"# {TITLE}\n", INTRO + "\n", showcase(tables, mix, sorts)]
     for at, table in enumerate(tables):
         text = to_markdown(_stamped(table)).replace(NO_CLOCK, "")
-        text = text.replace("# RocketMQ client compatibility matrix", f"## {KIND_TITLES[table['kind']]}", 1)
+        note = _kind_note(table["kind"], rule)
+        heading = f"## {KIND_TITLES[table['kind']]}" + (f"\n\n{note}" if note else "")
+        text = text.replace("# RocketMQ client compatibility matrix", heading, 1)
         text = text.replace("\n## First divergence of each cell", "\n### First divergence of each cell")
         parts.append(_anchored(text, table["kind"], at == 0))
     parts.append(sort_markdown(sorts))
@@ -593,15 +613,16 @@ def _mixing_html(mix: dict[str, Any]) -> str:
     )
 
 
-def _kind_html(table: dict[str, Any], page: str, first: bool) -> str:
+def _kind_html(table: dict[str, Any], page: str, first: bool, rule: str) -> str:
     """A kind's matrix page as a section of the report: its title an ``h2`` with GitHub's id, the
     matrix's headings one level down, long family names free to wrap at ``_``."""
     body = page.split("<body>", 1)[1].rsplit("</body>", 1)[0]
     body = re.sub(r"<script>.*?</script>", "", body, flags=re.S).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
     title = KIND_TITLES[table["kind"]]
+    note = _kind_note(table["kind"], rule)
     body = body.replace(
         "<h1>RocketMQ client compatibility matrix</h1>",
-        f'<h2 id="{_slug(title)}">{html_module.escape(title)}</h2>',
+        f'<h2 id="{_slug(title)}">{html_module.escape(title)}</h2>' + (f"<p>{_md_inline(note)}</p>" if note else ""),
     )
     body = re.sub(
         r'(<th class="family"[^>]*>)([^<]*)(</th>)', lambda m: m[1] + m[2].replace("_", "_<wbr>") + m[3], body
@@ -667,6 +688,7 @@ def html(
     causes: str,
     mix: dict[str, Any],
     sorts: list[dict[str, Any]],
+    rule: str,
     source: str = "clients/causes.md",
 ) -> str:
     """The report as one self-contained page, the Markdown's sections in its order and with its anchors:
@@ -683,7 +705,7 @@ def html(
         f"<h1>{html_module.escape(TITLE)}</h1>",
         f"<p>{html_module.escape(INTRO)}</p>",
         _showcase_html(tables, mix, sorts),
-        *(_kind_html(table, page, at == 0) for at, (table, page) in enumerate(zip(tables, pages, strict=True))),
+        *(_kind_html(table, page, at == 0, rule) for at, (table, page) in enumerate(zip(tables, pages, strict=True))),
         _sort_html(sorts),
         _mixing_html(mix),
         f'<section class="causes">{prose_html(causes, source)}</section>',
@@ -707,21 +729,29 @@ def main(argv: list[str] | None = None) -> int:
     if docs is None:
         return 1
     tables = _tables(docs)
-    causes = (HERE / "causes.md").read_text(encoding="utf-8")
     args.out.mkdir(parents=True, exist_ok=True)
     mix = json.loads(MIX_SUMMARY.read_text(encoding="utf-8"))
     sorts = sort_checks(clients)
-    (args.out / "clients.md").write_text(markdown(tables, causes, mix, sorts), encoding="utf-8")
-    page = html(tables, causes, mix, sorts)
+    shown = [{key: value for key, value in table.items() if key != "generatedAt"} for table in tables]
+    data = {
+        "title": TITLE,
+        "tables": shown,
+        "sort": sorts,
+        "counterRule": causes_numbers.counter_rule(),
+        "evidence": causes_numbers.evidence(clients, tables),
+    }
+    causes = causes_text(data)
+    rule = data["counterRule"]
+    (args.out / "clients.md").write_text(markdown(tables, causes, mix, sorts, rule), encoding="utf-8")
+    page = html(tables, causes, mix, sorts, rule)
     problems = html_problems(page)
     if problems:
         raise SystemExit(
             f"clients/report.py: {args.out / 'clients.html'} would not read on a phone: {'; '.join(problems)}"
         )
     (args.out / "clients.html").write_text(page, encoding="utf-8")
-    shown = [{key: value for key, value in table.items() if key != "generatedAt"} for table in tables]
     (args.out / "clients.json").write_text(
-        json.dumps({"title": TITLE, "tables": shown, "sort": sorts}, indent=2, ensure_ascii=False) + "\n",
+        json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         encoding="utf-8",
     )
     if args.readme is not None:

@@ -147,8 +147,8 @@ def test_a_client_of_another_kind_has_no_sort_row(report):
 def _committed(report):
     committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
     mix = json.loads(report.MIX_SUMMARY.read_text(encoding="utf-8"))
-    causes = (ROOT / "clients" / "causes.md").read_text(encoding="utf-8")
-    return committed["tables"], causes, mix, committed["sort"]
+    causes = report.causes_text(committed)
+    return committed["tables"], causes, mix, committed["sort"], committed["counterRule"]
 
 
 @pytest.fixture(scope="module")
@@ -274,8 +274,100 @@ def test_markdown_the_html_would_show_otherwise_is_refused_with_its_line(report,
 
 
 def test_the_shipped_causes_render(report):
-    shown = report.prose_html((ROOT / "clients" / "causes.md").read_text(encoding="utf-8"), "clients/causes.md")
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
+    shown = report.prose_html(report.causes_text(committed), "clients/causes.md")
     assert shown.count("<h3 ") == len(report.load_clients())
+
+
+# -- the numbers of causes.md ------------------------------------------------------------------------
+
+#: what causes.md may say in digits besides its placeholders: facts of the code it quotes, not counts
+NOT_COUNTS = (
+    r"\d+\.\d+(?:\.\d+)?(?:-beta)?",  # versions: 4.9.8, 0.0.9-beta, 5.x is no digit run of its own
+    r"2\^3[12](?:-1)?",  # the ends of Java's int
+    r"SHA-256|SipHash-2-4|MD5|UTF-(?:8|16)|U\+FFFD|RocketMQ 4\b|2023",  # names, and the copy's year
+    r"\b(?:queue|id) 0\b|id is not 0|restarts at 0|0\.\.K-1|the 8 bytes|at 1\b|to 0\b|Its own start, 0",  # ids and values of the code
+    r"\d\.x",
+)
+
+
+def _counting_numbers(template: str) -> list[str]:
+    text = re.sub(r"`[^`]*`", "", template)  # code quoted from the clients
+    text = re.sub(r"\{\{.*?\}\}", "", text, flags=re.S)
+    text = re.sub("|".join(NOT_COUNTS), "", text)
+    return [found[0] for found in re.finditer(r".{0,30}\d[\d,]*.{0,10}", text)]
+
+
+def test_every_count_of_causes_md_is_written_from_the_data(report):
+    """The prose of causes.md types no count: each is a placeholder clients/causes.py fills."""
+    template = (ROOT / "clients" / "causes.md").read_text(encoding="utf-8")
+    assert _counting_numbers(template) == []
+    assert len(report.causes_numbers.PLACEHOLDER.findall(template)) > 50
+
+
+@pytest.mark.parametrize("typed", ["154 of them differ", "2,759 calls", "(97 of them"])
+def test_a_typed_count_is_found(typed):
+    assert _counting_numbers(f"## A\n\nSome text, {typed} here.\n")
+
+
+def test_the_causes_numbers_follow_the_data(report):
+    """The filled text is the data's: change a count in the data and the sentence changes with it."""
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
+    template = "ali-ons: {{ali-ons FAULT_STRATEGY 4.9.8 differ}} differ, {{ali-ons FAULT_STRATEGY 4.9.8 cause:counter-step}} by the step, {{ali-ons SELECTOR_HASH 4.9.8 calls:calls}} calls."
+    cell = next(
+        cell
+        for table in committed["tables"]
+        for row in table["implementations"]
+        if row["name"] == "ali-ons"
+        for cell in row["cells"]
+        if (cell["family"], cell["release"]) == ("FAULT_STRATEGY", "4.9.8")
+    )
+    causes = next(row for row in committed["evidence"]["traceCauses"] if (row["client"], row["release"]) == ("ali-ons", "4.9.8"))
+    calls = next(row for row in committed["evidence"]["selectorCalls"] if (row["client"], row["release"]) == ("ali-ons", "4.9.8"))
+    wanted = f"ali-ons: {cell['golden']['differ']:,} differ, {causes['causes']['counter-step']:,} by the step, {calls['calls']['calls']:,} calls."
+    assert report.causes_numbers.fill(template, committed) == wanted
+    cell["golden"]["differ"] += 1000
+    assert f"{cell['golden']['differ']:,} differ" in report.causes_numbers.fill(template, committed)
+
+
+def test_the_causes_split_adds_up_to_the_tables(report):
+    """Every diverging trace has one of the causes the prose names, so each split sums to its cell's
+    count; and the prose's claim that no SELECTOR_HASH verdict is lost to the long lists it leaves
+    holds while every case run differs."""
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
+    cells = report.causes_numbers._cells(committed["tables"])
+    assert committed["evidence"]["traceCauses"]
+    for row in committed["evidence"]["traceCauses"]:
+        cell = cells[(row["client"], "FAULT_STRATEGY", row["release"])]
+        assert sum(row["causes"].values()) == cell["differ"], row
+    for row in committed["evidence"]["selectorCalls"]:
+        cell = cells[(row["client"], "SELECTOR_HASH", row["release"])]
+        assert row["calls"]["run"] == cell["cases"] - cell["notRun"] - cell["notImplemented"] == cell["differ"], row
+
+
+@pytest.mark.parametrize(
+    "key", ["nobody FAULT_STRATEGY 4.9.8 differ", "ali-ons FAULT_STRATEGY 4.9.8 cause:moon", "ali-ons differ"]
+)
+def test_a_placeholder_that_names_nothing_stops_the_report(report, key):
+    committed = json.loads((ROOT / "docs" / "clients.json").read_text(encoding="utf-8"))
+    with pytest.raises(SystemExit) as refused:
+        report.causes_numbers.fill(f"a {{{{{key}}}}} b", committed)
+    assert key in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("divergence", "case", "cause"),
+    [
+        ("Java threw ArithmeticException('/ by zero'); the strategy did not raise", "pub-FAULT_STRATEGY-0003-empty-route", "empty-route"),
+        ("queue null, Java's A/2", "pub-FAULT_STRATEGY-0009-spec-example", "null-fallback"),
+        ("queue broker-g/0, Java's broker-a/0", "pub-FAULT_STRATEGY-0400-counter-wrap", "counter-wrap"),
+        ("stored counter 13, Java's 14: the next step differs", "pub-FAULT_STRATEGY-0001-spec-example", "counter-step"),
+        ("queue B/0, Java's A/0", "pub-FAULT_STRATEGY-0013-round-robin", None),
+    ],
+)
+def test_a_diverging_trace_gets_the_cause_its_first_divergence_shows(report, divergence, case, cause):
+    record = {"divergence": divergence, "cause": None, "case": case}
+    assert report.causes_numbers.cause_of(record) == cause
 
 
 # -- the HTML page laid out by a real browser (skipped without one) ---------------------------------

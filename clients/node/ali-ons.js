@@ -6,8 +6,11 @@
 // - the rebalance sort (`sort`): MQPushConsumer.prototype.rebalanceByTopic, run on a stand-in
 //   consumer whose name server answers the request's lists; the lists it hands its strategy are
 //   the answer (its module-private `compare` and `cidAll.sort()` do the sorting);
-// - FAULT_STRATEGY (`trace`): MQClient.prototype._topicRouteData2TopicPublishInfo turns the
-//   route into a TopicPublishInfo, whose selectOneMessageQueue(lastBrokerName) answers each select
+// - FAULT_STRATEGY (`trace`): a route enters as in production, as the name server's answer read by
+//   MQClientAPI.prototype.getTopicRouteInfoFromNameServer (./nameserver.js: only the socket is
+//   replaced; the package decodes the response, parses its body and sorts queueDatas and
+//   brokerDatas by broker name); MQClient.prototype._topicRouteData2TopicPublishInfo turns that
+//   into a TopicPublishInfo, whose selectOneMessageQueue(lastBrokerName) answers each select
 //   (ali-ons has no latency fault tolerance: the hello says "latencyFaultTolerance": false); a
 //   route step goes through MQProducer.prototype.updateTopicPublishInfo, which keeps the counter;
 // - SELECTOR_HASH (`select`): selectOneMessageQueue(undefined, {shardingKey}) on a publish info of
@@ -16,10 +19,9 @@
 // Nothing of their logic is written here. What this file does besides calling them:
 // - the package is resolved from $RMQ_CLIENT_HOME when set, else from clients/node/node_modules,
 //   and its version read from that package.json; a family the version lacks is left out of the hello;
-// - the counter is aligned to Java's: Java's select steps its stored counter first and uses the
-//   new value, ali-ons uses the stored value and then steps it, so `sendWhichQueue` is set to
-//   Java's stored value + 1 and reported less 1; an unset counter (`sendIndex` null) starts where
-//   Java's seeded java.util.Random starts it (its first nextInt(), Math.abs), which is computed here;
+// - the counter is aligned to Java's by the one rule of ./counter.js (every harness's): set to
+//   Java's stored value + 1 (ali-ons reads `sendWhichQueue++`, Java steps first) and reported less
+//   1; an unset counter starts where Java's seeded java.util.Random starts it, not at Math.random();
 // - a sharding key's selection pins the counter at 1 (the package starts it at Math.random()):
 //   the counter is read only where the key does not settle the queue;
 // - a plain Error whose message is one of the strategy's argument checks is reported as
@@ -28,8 +30,8 @@
 //   a select's resetIndex (5.x's argument) is not passed at 4.x, whose select has none either;
 //   a route step's counter pin is not applied (ali-ons keeps its counter across routes);
 // - notRun, never a made-up answer, for what its API cannot be given: a selector argument that is
-//   not a string (the sharding key is one), the empty key (read as none), lists over 65,537
-//   queues (its queue-id scan is quadratic).
+//   not a string (the sharding key is one), the empty key (read as none), lists over MAX_QUEUES
+//   (4,096) queues (its queue-id scan is quadratic).
 // Run it as
 //
 //     npm ci --prefix clients/node --ignore-scripts && pytest --rmq-strategy="exec:node clients/node/ali-ons.js" --rmq-reference-version=4.9.8
@@ -57,6 +59,7 @@ const TopicPublishInfo = optional('producer/topic_publish_info');
 const MQClient = optional('mq_client');
 const MQProducer = optional('producer/mq_producer');
 const MQPushConsumer = optional('consumer/mq_push_consumer');
+const { routeReader } = require('./nameserver');
 
 // -- what this version serves -------------------------------------------------------------------
 
@@ -73,7 +76,11 @@ for (const file of fs.existsSync(REBALANCE) ? fs.readdirSync(REBALANCE).sort() :
   }
 }
 const CAN_SORT = Boolean(MQPushConsumer && MQPushConsumer.prototype.rebalanceByTopic);
-const CAN_TRACE = Boolean(TopicPublishInfo && MQClient && MQClient.prototype._topicRouteData2TopicPublishInfo);
+const MQClientAPI = optional('mq_client_api');
+// a route enters through the name server's answer (MQClientAPI.getTopicRouteInfoFromNameServer, in
+// every version the trend runs): a version without it is not traced, and its trace answer says so
+const CAN_READ_ROUTE = Boolean(MQClientAPI && MQClientAPI.prototype.getTopicRouteInfoFromNameServer);
+const CAN_TRACE = Boolean(CAN_READ_ROUTE && TopicPublishInfo && MQClient && MQClient.prototype._topicRouteData2TopicPublishInfo);
 // the sharding key arrived with a second parameter of selectOneMessageQueue (message)
 const CAN_HASH = Boolean(TopicPublishInfo && TopicPublishInfo.prototype.selectOneMessageQueue.length >= 2);
 const FAMILIES = [...STRATEGIES.keys(), ...(CAN_TRACE ? ['FAULT_STRATEGY'] : []), ...(CAN_HASH ? ['SELECTOR_HASH'] : [])];
@@ -165,37 +172,18 @@ async function sort(request) {
 
 // -- producer -----------------------------------------------------------------------------------
 
-const INT = 2n ** 32n;
-const toInt = (value) => BigInt.asIntN(32, BigInt(value));
+const counter = require('./counter');
+const readRoute = CAN_TRACE ? routeReader(ROOT) : null;
 
-// Java's stored counter value of a pin: the value itself, or where an unset counter starts
-// (4.x: Math.abs of the first nextInt() of java.util.Random(seed), 4.7.1 clamping MIN_VALUE to 0)
-function javaStored(value, seed, release) {
-  if (value !== null && value !== undefined) return Number(value);
-  const MASK = (1n << 48n) - 1n;
-  let state = (BigInt(seed) ^ 0x5DEECE66Dn) & MASK;
-  state = (state * 0x5DEECE66Dn + 0xBn) & MASK;
-  const first = toInt(state >> 16n);
-  if (first === -(INT / 2n)) return release === '4.7.1' ? 0 : Number(first); // Math.abs(MIN_VALUE): 4.7.1 clamps it
-  return Number(first < 0n ? -first : first);
+// the route as production reads it: the name server's answer, through the package's own client API
+async function publishInfo(topic, route) {
+  return MQClient.prototype._topicRouteData2TopicPublishInfo.call(null, topic, await readRoute(topic, route));
 }
 
-function routeData(route) {
-  return {
-    orderTopicConf: route.orderTopicConf,
-    queueDatas: route.queueDatas.map(([brokerName, writeQueueNums, perm]) => ({ brokerName, writeQueueNums, readQueueNums: writeQueueNums, perm })),
-    brokerDatas: route.brokerDatas.map(([brokerName, ids], at) => ({
-      brokerName,
-      brokerAddrs: Object.fromEntries(ids.map((id) => [String(id), `10.0.${at}.${id}:10911`])),
-    })),
-  };
-}
-
-function publishInfo(topic, route) {
-  return MQClient.prototype._topicRouteData2TopicPublishInfo.call(null, topic, routeData(route));
-}
-
-function trace(request) {
+async function trace(request) {
+  if (request.strategy === 'FAULT_STRATEGY' && !CAN_READ_ROUTE) {
+    return { unsupported: `ali-ons ${META.version} has no MQClientAPI.getTopicRouteInfoFromNameServer, where a route enters the client` };
+  }
   if (request.strategy !== 'FAULT_STRATEGY' || !CAN_TRACE) return { unsupported: `ali-ons ${META.version} has no ${request.strategy}` };
   // resetIndex is an argument of 5.x's select only: 4.x's has none, as ali-ons's
   const reset = !String(request.release).startsWith('4.');
@@ -206,49 +194,54 @@ function trace(request) {
   const producer = { _topicPublishInfoTable: new Map(), logger: { warn() {}, info() {} } };
   let info;
   try {
-    info = publishInfo(request.topic, request.route);
+    info = await publishInfo(request.topic, request.route);
   } catch (error) {
     return { publishList: [], outcomes: request.steps.map((step, at) => (at === 0 ? errorAnswer(error) : null)) };
   }
   MQProducer.prototype.updateTopicPublishInfo.call(producer, request.topic, info);
-  info.sendWhichQueue = javaStored(request.initial.sendIndex, request.initial.sendIndexSeed, request.release) + 1;
+  info.sendWhichQueue = counter.clientStart(request.initial, request.release);
   const listOf = (it) => it.messageQueueList.map((mq) => [mq.brokerName, mq.queueId]);
   const publishList = listOf(info);
-  const outcomes = request.steps.map((step) => {
+  const outcomes = [];
+  for (const step of request.steps) {
     switch (step.op) {
       case 'advance':
       case 'set_latency':
-        return null;
+        outcomes.push(null);
+        break;
       case 'set_index':
-        info.sendWhichQueue = Number(step.value) + 1;
-        return null;
+        info.sendWhichQueue = counter.clientValue(step.value);
+        outcomes.push(null);
+        break;
       case 'update':
-        return { item: null };
+        outcomes.push({ item: null });
+        break;
       case 'route': {
         try {
-          const next = publishInfo(request.topic, step.route);
+          const next = await publishInfo(request.topic, step.route);
           MQProducer.prototype.updateTopicPublishInfo.call(producer, request.topic, next); // keeps the counter
           info = next;
-          return { publishList: listOf(info) };
+          outcomes.push({ publishList: listOf(info) });
         } catch (error) {
-          return errorAnswer(error);
+          outcomes.push(errorAnswer(error));
         }
+        break;
       }
       default: { // select, tp_select: the same call, the publish info's own
         try {
           const mq = info.selectOneMessageQueue(step.lastBroker === null ? undefined : step.lastBroker);
           const at = mq ? info.messageQueueList.indexOf(mq) : -1;
-          return {
+          outcomes.push({
             queue: mq ? [mq.brokerName, mq.queueId] : null,
             listIndex: at < 0 ? null : at,
-            storedIndexAfter: info.sendWhichQueue - 1,
-          };
+            storedIndexAfter: counter.javaValue(info.sendWhichQueue),
+          });
         } catch (error) {
-          return errorAnswer(error);
+          outcomes.push(errorAnswer(error));
         }
       }
     }
-  });
+  }
   return { publishList, outcomes };
 }
 
@@ -296,7 +289,7 @@ async function answer(request) {
     case 'hello': return HELLO;
     case 'allocate': return { id: request.id, ...allocate(request) };
     case 'sort': return CAN_SORT ? { id: request.id, ...(await sort(request)) } : { id: request.id, unsupported: 'no rebalanceByTopic' };
-    case 'trace': return { id: request.id, ...trace(request) };
+    case 'trace': return { id: request.id, ...(await trace(request)) };
     case 'select': return { id: request.id, ...select(request) };
     default: return { id: request.id, unsupported: `ali-ons answers no ${request.cmd}` };
   }

@@ -14,15 +14,16 @@
 //   lookup answers its cidAll; the answer is the two lists as the method leaves them (it sorts
 //   them in place, and returns before sorting when either is null or empty);
 // - trace (FAULT_STRATEGY): the package has no fault strategy and no latency table (the hello
-//   says latencyFaultTolerance: false). A route goes through the client's own
-//   getTopicRouteInfoFromNameServer (its JSON reading and broker sort, the name server's answer
-//   handed to it as the body of a response) and MQClient._topicRouteData2TopicPublishInfo; a
-//   select or tp_select is TopicPublishInfo.selectOneMessageQueue(lastBroker), which is what the
-//   producer's send loop calls (resetIndex has no counterpart); the counter is the publish
-//   info's sendWhichQueue, set to the case's stored index when it has one (else left at the
-//   package's own start, 0: the package draws no random start); update, advance, set_latency
-//   and detect change nothing the package keeps (an update leaves no item; a detector round,
-//   which it has not, is answered as a step with nothing to show).
+//   says latencyFaultTolerance: false). A route enters as in production: the name server's answer
+//   read by the client's own getTopicRouteInfoFromNameServer (./nameserver.js: only the socket is
+//   replaced; the package decodes the response, parses the body and sorts the brokers), then
+//   MQClient._topicRouteData2TopicPublishInfo, and MQProducer.updateTopicPublishInfo, which keeps
+//   the counter across a route step as the producer does; a select or tp_select is
+//   TopicPublishInfo.selectOneMessageQueue(lastBroker), which is what the producer's send loop
+//   calls (resetIndex has no counterpart); the counter (sendWhichQueue, read before it is
+//   stepped) is aligned to Java's by the one rule of ./counter.js, as ali-ons's is; update,
+//   advance, set_latency and detect change nothing the package keeps (an update leaves no item;
+//   a detector round, which it has not, is answered as a step with nothing to show).
 'use strict';
 
 const path = require('node:path');
@@ -35,9 +36,10 @@ const co = require(require.resolve('co', { paths: [ROOT] })); // the co the pack
 const MessageQueue = require(path.join(ROOT, 'lib/message_queue'));
 const Averagely = require(path.join(ROOT, 'lib/consumer/rebalance/allocate_message_queue_averagely'));
 const MQPushConsumer = require(path.join(ROOT, 'lib/consumer/mq_push_consumer'));
-const MQClientAPI = require(path.join(ROOT, 'lib/mq_client_api'));
 const MQClient = require(path.join(ROOT, 'lib/mq_client'));
-const ResponseCode = require(path.join(ROOT, 'lib/protocol/response_code'));
+const MQProducer = require(path.join(ROOT, 'lib/producer/mq_producer'));
+const { routeReader } = require('./nameserver');
+const counter = require('./counter');
 const VERSION = require(path.join(ROOT, 'package.json')).version;
 
 const QUIET = { info() {}, warn() {}, error() {}, debug() {} };
@@ -91,29 +93,12 @@ function sort(request) {
 // -- trace ---------------------------------------------------------------------------------------
 
 const TOPIC = 'TopicTest';
+const readRoute = routeReader(ROOT);
 
-/** The name server's answer for a route of the suite, as the client receives it. */
-function nameServerBody(route) {
-  return JSON.stringify({
-    orderTopicConf: route.orderTopicConf === null ? undefined : route.orderTopicConf,
-    queueDatas: route.queueDatas.map(([brokerName, writeQueueNums, perm]) => ({
-      brokerName, readQueueNums: writeQueueNums, writeQueueNums, perm, topicSynFlag: 0 })),
-    brokerDatas: route.brokerDatas.map(([brokerName, ids], at) => ({
-      cluster: 'DefaultCluster', brokerName,
-      brokerAddrs: Object.fromEntries(ids.map((id) => [String(id), `10.0.${at}.${Number(id) % 250}:10911`])) })),
-  });
-}
-
-function* publishInfo(route, sendIndex) {
-  const api = Object.create(MQClientAPI.prototype);
-  Object.assign(api, {
-    options: { logger: QUIET },
-    * invoke() { return { code: ResponseCode.SUCCESS, body: Buffer.from(nameServerBody(route)) }; },
-  });
-  const data = yield api.getTopicRouteInfoFromNameServer(TOPIC, 3000);
-  const info = MQClient.prototype._topicRouteData2TopicPublishInfo.call(null, TOPIC, data);
-  if (sendIndex !== null && sendIndex !== undefined) info.sendWhichQueue = Number(sendIndex);
-  return info;
+// the route as production reads it: the name server's answer, through the package's own client API
+function* publishInfo(route) {
+  const data = yield readRoute(TOPIC, route);
+  return MQClient.prototype._topicRouteData2TopicPublishInfo.call(null, TOPIC, data);
 }
 
 function selected(info, queue) {
@@ -121,20 +106,23 @@ function selected(info, queue) {
   return {
     queue: queue ? [queue.brokerName, queue.queueId] : null,
     listIndex: at < 0 ? null : at,
-    storedIndexAfter: info.sendWhichQueue,
+    storedIndexAfter: counter.javaValue(info.sendWhichQueue),
   };
 }
 
 function* trace(request) {
   if (request.strategy !== 'FAULT_STRATEGY') return { unsupported: `${request.strategy} is not the package's` };
   const outcomes = request.steps.map(() => null);
+  const producer = { _topicPublishInfoTable: new Map(), logger: QUIET };
   let info;
   try {
-    info = yield publishInfo(request.route, request.initial.sendIndex);
+    info = yield publishInfo(request.route);
   } catch (error) {
     outcomes[0] = errorAnswer(error);
     return { publishList: [], outcomes };
   }
+  MQProducer.prototype.updateTopicPublishInfo.call(producer, TOPIC, info);
+  info.sendWhichQueue = counter.clientStart(request.initial, request.release);
   const built = info.messageQueueList.map((mq) => [mq.brokerName, mq.queueId]);
   for (const [index, step] of request.steps.entries()) {
     try {
@@ -144,12 +132,15 @@ function* trace(request) {
           outcomes[index] = selected(info, info.selectOneMessageQueue(step.lastBroker === null ? undefined : step.lastBroker));
           break;
         case 'set_index':
-          info.sendWhichQueue = Number(step.value);
+          info.sendWhichQueue = counter.clientValue(step.value);
           break;
-        case 'route':
-          info = yield publishInfo(step.route, step.sendIndex);
+        case 'route': {
+          const next = yield publishInfo(step.route);
+          MQProducer.prototype.updateTopicPublishInfo.call(producer, TOPIC, next); // keeps the counter
+          info = next;
           outcomes[index] = { publishList: info.messageQueueList.map((mq) => [mq.brokerName, mq.queueId]) };
           break;
+        }
         case 'update':
           outcomes[index] = { item: null };
           break;
