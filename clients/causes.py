@@ -153,9 +153,23 @@ def selector_calls(harness: str, release: str, golden: Path = ROOT / "golden" / 
     return counts
 
 
-def evidence(clients: dict[str, dict[str, Any]], tables: list[dict[str, Any]]) -> dict[str, Any]:
+def cited(template: str, group: str) -> set[str]:
+    """The clients whose ``group`` counts (``cause`` or ``calls``) the template's placeholders name."""
+    return {
+        parts[0]
+        for found in PLACEHOLDER.finditer(template)
+        if len(parts := found[1].rsplit(None, 3)) == 4 and parts[3].startswith(group + ":")
+    }
+
+
+def evidence(
+    clients: dict[str, dict[str, Any]], tables: list[dict[str, Any]], template: Path = HERE / "causes.md"
+) -> dict[str, Any]:
     """What causes.md counts beyond the tables, for every producer client the tables run on
-    ``TRACES`` or ``SELECTOR``, at each of its releases."""
+    ``TRACES`` or ``SELECTOR`` and whose counts of that family causes.md cites, at each of its releases
+    (``selector_calls`` reads the calls as the ali-ons prose splits them)."""
+    text = template.read_text(encoding="utf-8")
+    causes, calls = cited(text, "cause"), cited(text, "calls")
     served = {
         (row["name"], cell["family"], cell["release"])
         for table in tables
@@ -166,10 +180,10 @@ def evidence(clients: dict[str, dict[str, Any]], tables: list[dict[str, Any]]) -
     found: dict[str, Any] = {"traceCauses": [], "selectorCalls": []}
     for name, entry in clients.items():
         for release in entry["releases"]:
-            if (name, TRACES, release) in served:
+            if (name, TRACES, release) in served and name in causes:
                 counts = trace_causes(entry["harness"], release)
                 found["traceCauses"].append({"client": name, "release": release, "causes": counts})
-            if (name, SELECTOR, release) in served:
+            if (name, SELECTOR, release) in served and name in calls:
                 counts = selector_calls(entry["harness"], release)
                 found["selectorCalls"].append({"client": name, "release": release, "calls": counts})
     return found

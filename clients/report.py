@@ -362,6 +362,12 @@ MIXING_INTRO = (
 )
 
 
+def unmixed_text(listed: dict[str, dict[str, Any]]) -> str:
+    """The clients ``versions.toml`` leaves out of the mixing (``unmixed``), each with its reason."""
+    found = [f"{name} {entry['pinned']} ({entry['unmixed']})" for name, entry in listed.items() if entry.get("unmixed")]
+    return f"Not mixed: {'; '.join(found)}." if found else ""
+
+
 def causes_text(data: dict[str, Any], template: Path = HERE / "causes.md") -> str:
     """clients/causes.md with its numbers written from ``data`` (the report's JSON: clients/causes.py)."""
     return causes_numbers.fill(template.read_text(encoding="utf-8"), data)
@@ -398,6 +404,8 @@ def markdown(
     parts.append(f'<a id="{MIXING}"></a>\n## {MIXING_TITLE}\n')
     parts.append(MIXING_INTRO.format(report="[mixing/report.md](mixing/report.md)") + "\n")
     parts.append(mixing.table_markdown(mix))
+    if unmixed := unmixed_text(load_clients()):
+        parts.append(unmixed + "\n")
     return "\n".join(parts) + "\n" + causes + "\n" + survey.to_markdown()
 
 
@@ -609,6 +617,7 @@ def _mixing_html(mix: dict[str, Any]) -> str:
     return (
         f'<section id="{MIXING}"><h2>{esc(MIXING_TITLE)}</h2><p>{intro}</p>'
         + _scroll(f'<table class="text mixing"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
+        + (f"<p>{_md_inline(unmixed)}</p>" if (unmixed := unmixed_text(load_clients())) else "")
         + "</section>"
     )
 

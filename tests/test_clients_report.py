@@ -283,7 +283,7 @@ def test_the_shipped_causes_render(report):
 
 #: what causes.md may say in digits besides its placeholders: facts of the code it quotes, not counts
 NOT_COUNTS = (
-    r"\d+\.\d+(?:\.\d+)?(?:-beta)?",  # versions: 4.9.8, 0.0.9-beta, 5.x is no digit run of its own
+    r"\d+\.\d+(?:\.\d+)*(?:-beta)?",  # versions: 4.9.8, 2.1.0.3, 0.0.9-beta, 5.x is no digit run of its own
     r"2\^3[12](?:-1)?",  # the ends of Java's int
     r"SHA-256|SipHash-2-4|MD5|UTF-(?:8|16)|U\+FFFD|RocketMQ 4\b|2023",  # names, and the copy's year
     r"\b(?:queue|id) 0\b|id is not 0|restarts at 0|0\.\.K-1|the 8 bytes|at 1\b|to 0\b|Its own start, 0",  # ids and values of the code
@@ -417,3 +417,15 @@ def test_at_1280_px_every_table_fits_and_at_390_px_only_the_boxes_scroll(page, t
     assert _overflows(widened, 1280, tmp_path) == [f"table{page.count('<table') + 1}"]
     bare = page.replace("</body>", WIDE.replace('<div class="scroll">', "<div>") + "</body>")
     assert "page" in _overflows(bare, 390, tmp_path)
+
+
+def test_a_client_the_mixing_cannot_ask_is_named_with_its_reason_not_judged_unsafe(report):
+    """PyPI rocketmq's send_orderly takes integer keys only: the mixing's names would all be answered
+    notRun, which is no verdict on mixing it with Java."""
+    listed = report.load_clients()
+    assert listed["rocketmq (PyPI)"]["unmixed"] and listed["rocketmq-python-cvs"]["unmixed"]
+    committed = (ROOT / "docs" / "clients.md").read_text(encoding="utf-8")
+    mixing = committed.split('<a id="mixing-with-java"></a>', 1)[1].split("\n## ", 2)[1]
+    assert "Not mixed: rocketmq (PyPI) 0.4.4 (send_orderly takes integer keys only" in mixing
+    summary = json.loads((ROOT / "docs" / "mixing" / "summary.json").read_text(encoding="utf-8"))
+    assert not any(v["client"].startswith(("rocketmq (PyPI)", "rocketmq-python-cvs")) for v in summary["verdicts"])
