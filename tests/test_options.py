@@ -6,6 +6,7 @@ import re
 from dataclasses import fields
 
 import pytest
+from docs_pages import DOCS
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.settings import Settings
@@ -159,3 +160,15 @@ def test_the_time_limit_says_it_limits_the_calls_of_every_kind(recorded):
             named = [m for m in (kind.method, *getattr(kind, "other_methods", ())) if any(fnmatch.fnmatch(m, p) for p in methods)]
             assert named, f"--rmq-timeout's help names no method of kind {kind.name}: {said}"
     assert "one allocate() call" not in said
+
+
+@pytest.mark.parametrize("name", sorted(FIELDS))
+def test_the_settings_page_states_the_same_defaults(name):
+    """docs/reference/settings.md's table, written by hand, says each default as the options do."""
+    text = (DOCS / "reference" / "settings.md").read_text(encoding="utf-8")
+    row = re.search(rf"^\| `--rmq-{name}=.*$", text, re.MULTILINE)
+    assert row is not None, f"settings.md lost its --rmq-{name} row"
+    shown = re.escape(OPTION_DEFAULTS[CHOICES[name].dest])
+    assert re.search(rf"default:? `?{shown}\b|`?{shown}`? \(default\)", row.group(0)), row.group(0)
+    if name == "timeout":
+        assert "one `allocate()` call" not in row.group(0)
