@@ -27,7 +27,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.messages import VERSION, message

@@ -46,9 +46,9 @@ def pytest_rmq_build_strategy(factory, keywords, case, config):
     some of ``virtual_node_cnt``, ``consumeridcs`` (a set or ``None``),
     ``message_queue_list`` (a list of ``MessageQueue`` or ``None``),
     ``allocate_message_queue_strategy`` and ``machine_room_resolver``.
-    ``case`` is the :class:`~pytest_rmq_conformance.kinds.allocation.cases.GoldenCase` or, for
-    the generated checks, the :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`
-    (both have ``strategy`` and ``params`` in the golden files' vocabulary),
+    ``case`` is the golden case (its ``id``, ``strategy`` and ``params``) or, for the generated
+    checks, the :class:`~pytest_rmq_conformance.Scenario` (both have ``strategy`` and ``params``
+    in the golden files' vocabulary),
     or ``None`` while the plugin probes the strategy's ``name``. Return the strategy object, or
     ``None`` to let the next implementation (finally the plugin itself,
     which calls ``factory(**keywords)``) build it.
@@ -89,7 +89,7 @@ def pytest_rmq_golden_dirs(config):
 def pytest_rmq_case_outcome(outcome, config):
     """Observe the outcome of one golden case, for custom reports.
 
-    ``outcome`` is a :class:`~pytest_rmq_conformance.engine.golden.cases.CaseOutcome`:
+    ``outcome`` is a :class:`~pytest_rmq_conformance.CaseOutcome`:
     ``case``, ``run``, ``strategy_name``, ``mismatches`` (empty when the
     case conforms), ``error`` (why the case could not be replayed, or
     ``None``) and ``passed``. Called on the process that ran the case (an
