@@ -170,7 +170,8 @@ def inis_rst(parser: RecordingParser, stated: dict[str, str] | None = None) -> s
         if ini.default not in (None, ""):
             lines.append(f"   :default: ``{ini.default!r}``")
         else:
-            lines.append(f"   :default: {_stated(stated[ini.name], known) if ini.name in stated else 'not set'}")
+            # the field takes inline text only, no link: an option named in it is code
+            lines.append(f"   :default: {_stated(stated[ini.name], set()) if ini.name in stated else 'not set'}")
         lines.append("")
         lines.append("   " + help_rst(ini.help, known))
         lines.append("")
