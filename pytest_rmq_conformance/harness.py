@@ -3,7 +3,7 @@
     python -m pytest_rmq_conformance.harness [SPEC ...]
 
 Each SPEC is anything ``--rmq-strategy`` takes (``AVG``, ``module:Class``, an
-entry-point name); with none, the six reference ports. The strategy families
+entry-point name); with none, the reference port of every family. The strategy families
 the specs belong to are the ``strategies`` of its hello. Every request but hello and bye is
 answered by the kind of strategy it belongs to (consumer allocation's ``allocate``, and its
 ``sort``, Java's, the one a client should run before it calls its strategy); every call builds
@@ -19,6 +19,7 @@ Internal: import the public names from ``pytest_rmq_conformance``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -26,14 +27,14 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.messages import VERSION, message
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
-__all__ = ["Server", "main"]
+__all__ = ["Server", "main", "parser"]
 
 
 class _Unsupported(Exception):
@@ -148,8 +149,28 @@ class Server:
             answers.flush()
 
 
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m pytest_rmq_conformance.harness``."""
+    command = argparse.ArgumentParser(
+        prog="python -m pytest_rmq_conformance.harness",
+        description="Serve Python strategies over the harness protocol (version 1): JSON-lines requests on stdin, "
+        "one answer a line on stdout, until bye or the end of stdin. The suite starts it as "
+        "--rmq-strategy='exec:python -m pytest_rmq_conformance.harness [SPEC ...]'; --rmq-isolate starts it for a "
+        "Python strategy by itself.",
+    )
+    command.add_argument(
+        "specs",
+        nargs="*",
+        metavar="SPEC",
+        help="a strategy as --rmq-strategy names it: a built-in name (AVG, FAULT_STRATEGY, GROUP_HASH, ...), "
+        "module:attribute or a name from the rmq_conformance.strategies entry points (default: the reference "
+        "port of every family)",
+    )
+    return command
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    specs = list(sys.argv[1:] if argv is None else argv)
+    specs = parser().parse_args(sys.argv[1:] if argv is None else argv).specs
     # the protocol keeps the real stdout; anything else printed goes to stderr
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

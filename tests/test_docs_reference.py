@@ -40,6 +40,7 @@ if not (DOCS / "conf.py").is_file():  # an sdist holds the tests, not the docume
     pytest.skip(f"no documentation sources at {DOCS}", allow_module_level=True)
 sys.path.insert(0, str(DOCS / "_ext"))
 
+from rmq_reference.options import inis_rst, options_rst, recorded, stated_defaults  # noqa: E402
 from rmq_reference.schemas import Schema, SchemaDocError  # noqa: E402
 
 
@@ -93,6 +94,20 @@ class Recorder:
 
     def addini(self, name, *args, **kwargs):
         self.inis.append(name)
+
+
+def test_the_options_reference_shows_the_real_defaults():
+    """No "not set" where the option has a default: the ones its help states, as the settings use them."""
+    parser = recorded()
+    text = options_rst(parser, stated_defaults())
+    entries = dict(re.findall(r"^\.\. option:: (--[\w-]+).*?\n   Default: ([^·\n]*)", text, re.MULTILINE | re.DOTALL))
+    assert entries["--rmq-timeout"].strip() == "``5``"
+    assert entries["--rmq-reference-version"].strip() == "``5.3.3``"
+    assert entries["--rmq-strategy"].strip() == "``AVG``"
+    assert entries["--rmq-max-restarts"].strip() == "``3``"
+    assert entries["--rmq-seed"].strip() == "a new one each run"
+    assert [option for option, default in entries.items() if default.strip() == "not set"] == ["--rmq-results"]
+    assert "not set" not in inis_rst(parser, stated_defaults())
 
 
 def test_every_option_and_ini_key_has_an_entry(site):

@@ -3,10 +3,13 @@ message by message, against ``schemas/protocol-*.schema.json``, and covers every
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 from docs_pages import README, documentation
 
+from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.engine.protocol.client import STARTUP_SECONDS
 from pytest_rmq_conformance.engine.resources import schema_validator
 
@@ -86,3 +89,44 @@ def test_the_table_names_every_field_of_the_hello_answer_and_every_kind_of_selec
     variants = select["oneOf"][0]["properties"]["answers"]["items"]["oneOf"]
     keys = [variant["required"][0] for variant in variants]
     assert "notRun" in keys and [key for key in keys if f'"{key}"' not in _row(text, "select")] == []
+
+
+def _quoted(row: str) -> set[str]:
+    return set(re.findall(r'"(\w+)"', row))
+
+
+def test_the_table_has_a_row_per_request_naming_its_fields_and_its_answers():
+    """Every request of the protocol has its row; the row names every field of the request and
+    every top-level field of its answer, as the schemas have them."""
+    text = documentation()
+    schemas = README.parent / "schemas"
+    missing = []
+    for path in sorted(schemas.glob("protocol-*-request.schema.json")):
+        request = json.loads(path.read_text())
+        command = request["properties"]["cmd"]["const"]
+        row = _row(text, command)
+        answer = json.loads((schemas / f"protocol-{command}-response.schema.json").read_text())
+        fields = set(request["properties"]) | set(answer.get("properties", ()))
+        missing += [f"{command}: {name}" for name in sorted(fields - _quoted(row))]
+    assert missing == []
+
+
+def test_the_table_check_is_able_to_fail():
+    row = '| `group`: `{"cmd", "id", "strategy": "GROUP_HASH", "groups"}` | `{"id", "answers": [...]}` |'
+    assert {"cmd", "id", "strategy", "groups", "queues"} - _quoted(row) == {"queues"}
+
+
+def test_the_page_says_what_the_built_in_harness_serves():
+    """With no spec, the built-in harness serves every family's reference port, as its hello says
+    (no count on the page to go stale), and it answers --help."""
+    hello = subprocess.run(
+        [sys.executable, "-m", "pytest_rmq_conformance.harness"], input='{"cmd": "hello", "protocol": 1}\n{"cmd": "bye"}\n',
+        capture_output=True, text=True, check=True,
+    )
+    assert sorted(json.loads(hello.stdout)["strategies"]) == sorted(ports())
+    text = documentation()
+    said = re.search(r"`python -m pytest_rmq_conformance.harness \[SPEC \.\.\.\]` serves.*?\n\n", text, re.DOTALL).group(0)
+    assert "the reference port of every\nfamily" in said and not re.search(r"\b(six|seven|nine|twelve)\b", said)
+    helped = subprocess.run([sys.executable, "-m", "pytest_rmq_conformance.harness", "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: python -m pytest_rmq_conformance.harness"), helped
+    assert "no such strategy" not in helped.stdout + helped.stderr

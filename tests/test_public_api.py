@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+import types
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,7 @@ PUBLIC = [
     "GrpcBroker",
     "GrpcEndpoints",
     "GrpcMessageQueue",
+    "HashCodeOf",
     "HashRing",
     "INT_MAX",
     "INT_MIN",
@@ -61,6 +63,7 @@ PUBLIC = [
     "MachineRoomResolver",
     "ManualClock",
     "MapMachineRoomResolver",
+    "Measured",
     "Message",
     "MessageFlow",
     "MessageGroupBalancer",
@@ -70,6 +73,7 @@ PUBLIC = [
     "PERM_WRITE",
     "Plan",
     "ProcessQueue",
+    "ProducerScenario",
     "PublishInfo",
     "PublishingLoadBalancer",
     "PullRequest",
@@ -79,7 +83,7 @@ PUBLIC = [
     "RebalanceLockManager",
     "RebalancePullImpl",
     "RebalancePushImpl",
-    "RebalanceLockManager",
+    "RunState",
     "Scenario",
     "SelectMessageQueueByHash",
     "SelectMessageQueueByRandom",
@@ -117,8 +121,10 @@ PUBLIC = [
     "md5_hash",
     "message_group_index",
     "reference_strategy",
+    "rmq_state",
     "register_family",
     "register_kind",
+    "simulate_producer",
     "sip_hash24",
     "topic_route_data_to_topic_publish_info",
     "unregister_family",
@@ -198,3 +204,109 @@ def test_every_internal_module_says_it_is_internal():
         if "internal" not in doc.lower():
             silent.append(str(path.relative_to(package)))
     assert not silent, f"{len(silent)} modules whose docstring does not say they are internal: {silent}"
+
+
+def type_checking_imports() -> dict[str, tuple[str, str]]:
+    """What the top level's ``if TYPE_CHECKING:`` block imports: public name -> (module, name in
+    the module), a module itself as ``(module, "")``, as the runtime table has them."""
+    tree = ast.parse(Path(pytest_rmq_conformance.__file__).read_text(encoding="utf-8"))
+    blocks = [node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"]
+    assert len(blocks) == 1, "the top level lost its one TYPE_CHECKING block"
+    found: dict[str, tuple[str, str]] = {}
+    for node in blocks[0].body:
+        assert isinstance(node, ast.ImportFrom) and node.module, ast.dump(node)
+        for alias in node.names:
+            public = alias.asname or alias.name
+            assert public not in found, f"{public} is imported twice"
+            found[public] = (node.module, alias.name)
+    return found
+
+
+def test_type_checkers_see_every_public_name_from_its_home():
+    """The TYPE_CHECKING imports, the table the names load from at run time and ``__all__`` (a
+    literal, so that type checkers read it) are one list."""
+    runtime = {
+        public: (module, inner) if inner else tuple(module.rsplit(".", 1))
+        for public, (module, inner) in pytest_rmq_conformance._HOME.items()
+    }
+    assert type_checking_imports() == runtime, "the TYPE_CHECKING block and _MODULES differ"
+    assert set(pytest_rmq_conformance.__all__) == {"__version__", *runtime}
+    assert len(pytest_rmq_conformance.__all__) == len(set(pytest_rmq_conformance.__all__))
+
+
+def test_the_top_level_shows_only_its_public_names():
+    """No helper leaks from the top level: ``dir()`` is the public names and the module's dunders,
+    and what else an attribute is, is a module below it (an import makes it one)."""
+    shown = {name for name in dir(pytest_rmq_conformance) if not name.startswith("__")}
+    assert shown == set(PUBLIC) - {"__version__"}
+    for name in ("Any", "annotations", "importlib", "TYPE_CHECKING"):
+        assert not hasattr(pytest_rmq_conformance, name), name
+    others = [
+        name for name, value in vars(pytest_rmq_conformance).items()
+        if not name.startswith(("_", "@")) and name not in PUBLIC  # "@py_builtins": pytest rewrites a plugin's asserts
+        and not (isinstance(value, types.ModuleType) and value.__name__.startswith("pytest_rmq_conformance."))
+    ]
+    assert others == []
+
+
+#: modules a page may name, as commands run them: the suite (``pytest --pyargs``) and the
+#: built-in harness (``python -m``); everything else a page names is a public name
+RUNNABLE = ("pytest_rmq_conformance.suite", "pytest_rmq_conformance.harness")
+DOTTED = re.compile(r"pytest_rmq_conformance(?:\.[A-Za-z_]\w*)+")
+
+
+def _fences_removed(text: str) -> str:
+    return re.sub(r"^(`{3,}).*?^\1", "", text, flags=re.DOTALL | re.MULTILINE)
+
+
+def mentions() -> list[tuple[str, str]]:
+    """``(where, dotted path)`` of every ``pytest_rmq_conformance.…`` path in an inline code span of
+    a page (prose, tables; the fenced blocks' imports are read above), and in the docstrings the
+    Hooks page shows."""
+    found = []
+    for page in pages():
+        text = _fences_removed(page.read_text(encoding="utf-8"))
+        for span in re.finditer(r"`([^`\n]+)`", text):
+            found += [(f"{page.relative_to(ROOT)}: `{span.group(1)}`", path) for path in DOTTED.findall(span.group(1))]
+    hookspecs = importlib.import_module("pytest_rmq_conformance.plugin.hookspecs")
+    for name in dir(hookspecs):
+        doc = getattr(hookspecs, name).__doc__ if name.startswith("pytest_rmq_") else None
+        found += [(f"hookspecs.{name} (docstring)", path) for path in DOTTED.findall(doc or "")]
+    return found
+
+
+def wrongly_named(path: str) -> str | None:
+    """Why a page may not name ``path``, or ``None``: a public name (``pytest_rmq_conformance.X``,
+    or an attribute of one), or a runnable module; never an internal module or what is in one."""
+    first = path.split(".")[1]
+    if any(path == runnable or path.startswith(runnable + ".") for runnable in RUNNABLE):
+        return None
+    if first in pytest_rmq_conformance.__all__ and not isinstance(getattr(pytest_rmq_conformance, first), types.ModuleType):
+        return None
+    if first in pytest_rmq_conformance.__all__:
+        return f"{path} is a module: `from pytest_rmq_conformance import {first}` imports it"
+    return f"{path} is internal: name what the top level exports"
+
+
+def test_the_pages_name_only_public_paths():
+    """A page that tells a reader of ``pytest_rmq_conformance.javalang.JavaRandom`` sends them to an
+    internal module; ``pytest_rmq_conformance.JavaRandom`` is the name to give."""
+    wrong = [f"{where}: {why}" for where, path in mentions() if (why := wrongly_named(path))]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("path", "fine"),
+    [
+        ("pytest_rmq_conformance.JavaRandom", True),
+        ("pytest_rmq_conformance.suite.test_sort", True),
+        ("pytest_rmq_conformance.harness", True),
+        ("pytest_rmq_conformance.javalang.JavaRandom", False),
+        ("pytest_rmq_conformance.engine.kinds.Kind", False),
+        ("pytest_rmq_conformance.hookspecs", False),
+        ("pytest_rmq_conformance.kinds.allocation.properties.PROPERTIES", False),
+    ],
+)
+def test_the_path_reader_tells_public_from_internal(path, fine):
+    """The check above is able to fail, on the paths the pages named before."""
+    assert (wrongly_named(path) is None) is fine

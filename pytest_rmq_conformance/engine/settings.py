@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pytest_rmq_conformance.defaults import CHARSET, MAX_HANGS, MAX_RESTARTS, PROFILE, SHRINK_TIME, STRATEGY, TIMEOUT
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["Settings", "DEFAULT_STRATEGY", "PROFILES", "CHECK_TIME", "profile_examples", "check_seconds"]
 
 #: RocketMQ's own default strategy, used when the suite runs with no strategy chosen
-DEFAULT_STRATEGY = "AVG"
+DEFAULT_STRATEGY = STRATEGY
 
 #: how hard the generated checks look: examples per check; for the subprocess checks (``process``,
 #: ``time``), batches of groups (hypothesis draws the simplest batch first, so one batch alone
@@ -35,17 +36,17 @@ class Settings:
     origin: str = "default"
     version: str = DEFAULT_RELEASE
     version_origin: str = "default"
-    charset: str = "UTF-8"
+    charset: str = CHARSET
     strict_order: bool = False
-    timeout: float | None = 5.0
-    max_hangs: int = 3
-    max_restarts: int = 3  # of a harness process, after faults
+    timeout: float | None = TIMEOUT
+    max_hangs: int = MAX_HANGS
+    max_restarts: int = MAX_RESTARTS  # of a harness process, after faults
     isolate: bool = False  # run a Python strategy through the built-in harness, in its own process
-    profile: str = "quick"
+    profile: str = PROFILE
     seed: int = 0
     examples: int | None = None  # overrides the profile's example count
     check_time: float | None = None  # overrides the profile's time for drawing examples, per check
-    shrink_time: float = 5.0  # seconds a check may spend shrinking a failure
+    shrink_time: float = SHRINK_TIME  # seconds a check may spend shrinking a failure
     search_path: tuple[str, ...] = ()  # folders a module:attribute spec's module is looked for in, if not installed
 
 

@@ -2,6 +2,8 @@
 
 Implement them like any pytest hook: a function of the same name in a
 ``conftest.py`` or in a plugin registered under the ``pytest11`` entry point.
+Each example below is a whole ``conftest.py`` (``mypkg`` stands for your own
+package); the project's tests copy each into a conftest and run it.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -25,12 +27,13 @@ def pytest_rmq_strategies(config):
     Example::
 
         # conftest.py
-        from mypkg.allocation import StickyStrategy
+        from mypkg.allocation import MyAveragely
+
 
         def pytest_rmq_strategies(config):
-            return {"sticky": StickyStrategy}
+            return {"mine": MyAveragely}
 
-    Then ``pytest --rmq-strategy=sticky``.
+    Then ``pytest --rmq-strategy=mine``; the report header says the name came from this hook.
     """
 
 
@@ -43,18 +46,24 @@ def pytest_rmq_build_strategy(factory, keywords, case, config):
     some of ``virtual_node_cnt``, ``consumeridcs`` (a set or ``None``),
     ``message_queue_list`` (a list of ``MessageQueue`` or ``None``),
     ``allocate_message_queue_strategy`` and ``machine_room_resolver``.
-    ``case`` is the :class:`~pytest_rmq_conformance.kinds.allocation.cases.GoldenCase` or, for
-    the generated checks, the :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`
-    (both have ``strategy`` and ``params`` in the golden files' vocabulary),
+    ``case`` is the golden case (its ``id``, ``strategy`` and ``params``) or, for the generated
+    checks, the :class:`~pytest_rmq_conformance.Scenario` (both have ``strategy`` and ``params``
+    in the golden files' vocabulary),
     or ``None`` while the plugin probes the strategy's ``name``. Return the strategy object, or
     ``None`` to let the next implementation (finally the plugin itself,
     which calls ``factory(**keywords)``) build it.
 
-    Example::
+    Example, for a consistent hash whose constructor calls the virtual node count ``replicas``::
+
+        # conftest.py
+        from mypkg.allocation import MyHash
+
 
         def pytest_rmq_build_strategy(factory, keywords, case, config):
-            if factory is MyHashStrategy:
-                return MyHashStrategy(replicas=keywords.get("virtual_node_cnt", 10))
+            if factory is MyHash:
+                return MyHash(replicas=keywords.get("virtual_node_cnt", 10))
+
+    Then ``pytest --rmq-strategy=mypkg.allocation:MyHash``.
     """
 
 
@@ -67,6 +76,10 @@ def pytest_rmq_golden_dirs(config):
 
     Example::
 
+        # conftest.py
+        from pathlib import Path
+
+
         def pytest_rmq_golden_dirs(config):
             return [Path(__file__).parent / "golden-extra"]
     """
@@ -76,17 +89,30 @@ def pytest_rmq_golden_dirs(config):
 def pytest_rmq_case_outcome(outcome, config):
     """Observe the outcome of one golden case, for custom reports.
 
-    ``outcome`` is a :class:`~pytest_rmq_conformance.engine.golden.cases.CaseOutcome`:
+    ``outcome`` is a :class:`~pytest_rmq_conformance.CaseOutcome`:
     ``case``, ``run``, ``strategy_name``, ``mismatches`` (empty when the
     case conforms), ``error`` (why the case could not be replayed, or
     ``None``) and ``passed``. Called on the process that ran the case (an
-    xdist worker under ``-n``).
+    xdist worker under ``-n``: there, keep what you collect in a file, as the
+    worker's ``config`` is not the controller's).
 
-    Example::
+    Example: count the cases that diverged, in the run's ``config.stash``, and say so at the end::
+
+        # conftest.py
+        import pytest
+
+        DIVERGED = pytest.StashKey[list]()
+
 
         def pytest_rmq_case_outcome(outcome, config):
-            if not outcome.passed:
-                config._failed_ids.append(outcome.case.id)
+            if not outcome.passed and outcome.skipped is None:
+                config.stash.setdefault(DIVERGED, []).append(outcome.case.id)
+
+
+        def pytest_terminal_summary(terminalreporter, config):
+            diverged = config.stash.get(DIVERGED, [])
+            if diverged:
+                terminalreporter.write_line(f"my report: {len(diverged)} golden cases diverged, first {diverged[0]}")
     """
 
 
@@ -95,14 +121,20 @@ def pytest_rmq_properties(strategy, name, config):
     """Declare the invariants a strategy claims, for the generated checks.
 
     ``strategy`` is an instance (built to learn its ``name``). Return a set
-    of property names (see :data:`pytest_rmq_conformance.kinds.allocation.properties.PROPERTIES`),
-    or ``None`` to let the strategy's own ``rmq_properties`` attribute, then
-    Java's properties for a Java twin, then the defaults (coverage, no double
-    assignment, only queues of mq_all, one answer everywhere) decide.
+    of the property names its kind knows (consumer allocation's are listed in
+    :doc:`/explanation/allocation`; a name the kind does not know is an
+    error that lists the ones it does), or
+    ``None`` to let the strategy's own ``rmq_properties`` attribute, then
+    Java's properties for a Java twin, then the kind's defaults (for consumer
+    allocation: coverage, no double assignment, only queues of mq_all, one
+    answer everywhere) decide.
 
-    Example::
+    Example: a strategy of your own, ``STICKY``, claims that when a client leaves only its queues move::
 
+        # conftest.py
         def pytest_rmq_properties(strategy, name, config):
             if name == "STICKY":
                 return {"coverage", "no-double-assignment", "one-answer", "stable-on-leave"}
+
+    Then ``pytest --rmq-strategy=mypkg.allocation:Sticky`` checks ``stable-on-leave`` too.
     """

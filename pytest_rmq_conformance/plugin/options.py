@@ -4,7 +4,10 @@ Every setting in :data:`CHOICES` is read by one rule: its option, then its
 environment variable ``RMQ_<NAME>``, then its ini key ``rmq_<name>``, then the
 default; the report header says where the strategy and the release came
 from, and a bad value is named with its origin. Reading options imports
-nothing of the engine until the settings themselves are built.
+nothing of the engine until the settings themselves are built: the defaults
+come from :mod:`pytest_rmq_conformance.defaults`, which the engine's settings
+start from too, and the built-in families the help lists are held equal to
+the registry's by the tests.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -20,11 +23,36 @@ from typing import Any
 
 import pytest
 
-__all__ = ["CHECKS", "CHOICES", "Choice", "add_options", "choose", "wants_suite", "selects", "settings_from", "seed_of", "checks_of", "case_lists"]
+from pytest_rmq_conformance.defaults import CHARSET, MAX_HANGS, MAX_RESTARTS, PROFILE, SHRINK_TIME, STRATEGY, TIMEOUT
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE, RELEASES
+
+__all__ = [
+    "BUILT_IN_FAMILIES",
+    "CHECKS",
+    "CHOICES",
+    "OPTION_DEFAULTS",
+    "Choice",
+    "add_options",
+    "choose",
+    "wants_suite",
+    "selects",
+    "settings_from",
+    "seed_of",
+    "checks_of",
+    "case_lists",
+]
 
 #: the parts of the suite ``--rmq-checks`` selects; suite module ``test_<part>.py`` holds part ``<part>``
 CHECKS = ("golden", "sort", "invariants", "one-answer", "reference", "rebalance")
 PROFILE_NAMES = ("quick", "thorough")
+#: the built-in strategy families, kind by kind, as ``--help`` names them: the registry's
+#: (:mod:`pytest_rmq_conformance.engine.kinds`), written out so that start-up imports no kind
+#: (tests/test_options.py holds the two equal)
+BUILT_IN_FAMILIES = {
+    "consumer allocation": ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "CONFIG"),
+    "producer selection": ("FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM"),
+    "5.x gRPC balancing": ("GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"),
+}
 
 
 def add_options(parser) -> None:
@@ -32,23 +60,25 @@ def add_options(parser) -> None:
     group.addoption(
         "--rmq-strategy",
         metavar="SPEC",
-        help="strategy under test: a built-in name (consumer allocation: AVG, AVG_BY_CIRCLE, CONSISTENT_HASH, "
-        "MACHINE_ROOM, MACHINE_ROOM_NEARBY, CONFIG; producer selection: FAULT_STRATEGY, SELECTOR_HASH, "
-        "SELECTOR_RANDOM), a name from a plugin or the rmq_conformance.strategies entry points, "
+        help="strategy under test: a built-in name ("
+        + "; ".join(f"{kind}: {', '.join(families)}" for kind, families in BUILT_IN_FAMILIES.items())
+        + "), a name from a plugin or the rmq_conformance.strategies entry points, "
         "module:attribute (a class, factory or instance), or exec:COMMAND (a harness process speaking the "
-        "JSON-lines protocol, for strategies in any language). Without test paths, runs the shipped suite. "
-        "Also: env RMQ_STRATEGY, ini rmq_strategy.",
+        f"JSON-lines protocol, for strategies in any language); default {STRATEGY}. Without test paths, runs the "
+        "shipped suite. Also: env RMQ_STRATEGY, ini rmq_strategy.",
     )
     group.addoption(
         "--rmq-reference-version",
         metavar="RELEASE",
-        help="RocketMQ release whose Java answers are the reference: 5.3.3 (default), 4.9.8 or 4.7.1. "
-        "Also: env RMQ_REFERENCE_VERSION, ini rmq_reference_version.",
+        help="RocketMQ release whose Java answers are the reference: "
+        + ", ".join(f"{release} (default)" if release == DEFAULT_RELEASE else release for release in reversed(RELEASES))
+        + ". Also: env RMQ_REFERENCE_VERSION, ini rmq_reference_version.",
     )
     group.addoption(
         "--rmq-charset",
+        default=CHARSET,
         metavar="CHARSET",
-        help="JVM default charset the 4.x consistent hash read key bytes in (default UTF-8; "
+        help=f"JVM default charset the 4.x consistent hash read key bytes in (default {CHARSET}; "
         "golden vectors exist for ISO-8859-1 at 4.9.8)",
     )
     group.addoption(
@@ -60,14 +90,16 @@ def add_options(parser) -> None:
         "--rmq-timeout",
         type=float,
         metavar="SECONDS",
-        help="time limit of one allocate() call (default 5; 0 for none). Also: env RMQ_TIMEOUT, ini rmq_timeout.",
+        help="time limit of each call into the strategy under test, of every kind: building it, allocate(), "
+        "select(), select_one_message_queue(), a balancer's take_message_queue*() (over exec:, a request has this "
+        f"much per call it holds) (default {TIMEOUT:g}; 0 for none). Also: env RMQ_TIMEOUT, ini rmq_timeout.",
     )
     group.addoption(
         "--rmq-max-hangs",
         type=int,
-        default=3,
+        default=MAX_HANGS,
         metavar="N",
-        help="after N calls over the time limit in the run, stop calling the strategy (default 3)",
+        help=f"after N calls over the time limit in the run, stop calling the strategy (default {MAX_HANGS})",
     )
     group.addoption(
         "--rmq-isolate",
@@ -79,7 +111,7 @@ def add_options(parser) -> None:
         "--rmq-max-restarts",
         type=int,
         metavar="N",
-        help="restart a harness process at most N times after faults (crash, garbage, overrun; default 3), "
+        help=f"restart a harness process at most N times after faults (crash, garbage, overrun; default {MAX_RESTARTS}), "
         "then report the remaining cases as not run. Also: env RMQ_MAX_RESTARTS, ini rmq_max_restarts.",
     )
     group.addoption(
@@ -112,7 +144,7 @@ def add_options(parser) -> None:
     group.addoption(
         "--rmq-profile",
         choices=PROFILE_NAMES,
-        help="how hard the generated checks look: quick (default, every run) or thorough (nightly). "
+        help=f"how hard the generated checks look: quick (every run) or thorough (nightly); default {PROFILE}. "
         "Also: env RMQ_PROFILE, ini rmq_profile.",
     )
     group.addoption(
@@ -125,7 +157,7 @@ def add_options(parser) -> None:
         "--rmq-shrink-time",
         type=float,
         metavar="SECONDS",
-        help="time a generated check may spend shrinking a failure to a smaller example (default 5); when it "
+        help=f"time a generated check may spend shrinking a failure to a smaller example (default {SHRINK_TIME:g}); when it "
         "runs out, the smallest failing example found so far is reported. Also: env RMQ_SHRINK_TIME, ini rmq_shrink_time.",
     )
     group.addoption(
@@ -180,12 +212,26 @@ def _profile(text: str) -> str:
     return text
 
 
+_UNSET: Any = object()
+
+
 @dataclass(frozen=True)
 class Choice:
-    """A setting read from option ``--rmq-<name>``, then ``$RMQ_<NAME>``, then ini ``rmq_<name>``."""
+    """A setting read from option ``--rmq-<name>``, then ``$RMQ_<NAME>``, then ini ``rmq_<name>``,
+    then its ``default`` (the option's parser default stays ``None``, so that a value given is
+    told from none); ``says`` is the default in words, for one that is no single value."""
 
     name: str  # as in the option, e.g. "max-restarts"
     parse: Callable[[str], Any] = str
+    default: Any = None
+    says: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The default as the options reference shows it."""
+        if self.says is not None:
+            return self.says
+        return f"{self.default:g}" if isinstance(self.default, float) else str(self.default)
 
     @property
     def dest(self) -> str:
@@ -195,8 +241,9 @@ class Choice:
     def env(self) -> str:
         return self.dest.upper()
 
-    def read(self, config, default: Any) -> tuple[Any, str]:
-        """``(value, where it came from)``; a value that does not parse is a usage error naming where it is."""
+    def read(self, config, default: Any = _UNSET) -> tuple[Any, str]:
+        """``(value, where it came from)``, ``default`` (by default this choice's own) when none is
+        given; a value that does not parse is a usage error naming where it is."""
         found = [
             (config.getoption(self.dest), f"--rmq-{self.name}"),
             (os.environ.get(self.env), f"${self.env}"),
@@ -209,28 +256,36 @@ class Choice:
                 return self.parse(str(value)), origin
             except ValueError as exc:
                 raise pytest.UsageError(f"{origin}: {exc}") from None
-        return default, "default"
+        return (self.default if default is _UNSET else default), "default"
 
 
 #: every setting read by the one rule, by option name
 CHOICES = {
     choice.name: choice
     for choice in (
-        Choice("strategy"),
-        Choice("reference-version"),
-        Choice("profile", _profile),
-        Choice("timeout", _seconds),
-        Choice("max-restarts", _count),
-        Choice("examples", _examples),
-        Choice("shrink-time", _seconds),
-        Choice("check-time", _seconds),
-        Choice("seed", _seed),
+        Choice("strategy", default=STRATEGY),
+        Choice("reference-version", default=DEFAULT_RELEASE),
+        Choice("profile", _profile, default=PROFILE),
+        Choice("timeout", _seconds, default=TIMEOUT),
+        Choice("max-restarts", _count, default=MAX_RESTARTS),
+        Choice("examples", _examples, says="the profile's (see --rmq-profile)"),
+        Choice("shrink-time", _seconds, default=SHRINK_TIME),
+        Choice("check-time", _seconds, says="the profile's (see --rmq-profile)"),
+        Choice("seed", _seed, says="a new one each run"),
     )
 }
 
+#: the defaults of the options whose parser default is ``None`` (an option not given may still be
+#: set by its environment variable or ini key), by dest, in words: what the options reference shows
+OPTION_DEFAULTS = {
+    **{choice.dest: choice.shown for choice in CHOICES.values()},
+    "rmq_checks": f"all of them: {', '.join(CHECKS)}",
+}
 
-def choose(config, name: str, default: Any = None) -> tuple[Any, str]:
-    """``(value, where it came from)`` of the setting ``name`` (a key of :data:`CHOICES`)."""
+
+def choose(config, name: str, default: Any = _UNSET) -> tuple[Any, str]:
+    """``(value, where it came from)`` of the setting ``name`` (a key of :data:`CHOICES`); when
+    none is given, ``default``, by default the setting's own."""
     return CHOICES[name].read(config, default)
 
 
@@ -264,17 +319,16 @@ def seed_of(config) -> int:
 
 def settings_from(config, seed: int) -> Any:
     """The run's :class:`~pytest_rmq_conformance.engine.settings.Settings`."""
-    from pytest_rmq_conformance.engine.settings import DEFAULT_STRATEGY, Settings
+    from pytest_rmq_conformance.engine.settings import Settings
     from pytest_rmq_conformance.javalang import normalize_charset
-    from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
-    spec, origin = choose(config, "strategy", DEFAULT_STRATEGY)
-    version, version_origin = choose(config, "reference-version", DEFAULT_RELEASE)
+    spec, origin = choose(config, "strategy")
+    version, version_origin = choose(config, "reference-version")
     try:
-        charset = normalize_charset(config.getoption("rmq_charset") or "UTF-8")
+        charset = normalize_charset(config.getoption("rmq_charset") or CHARSET)
     except ValueError as exc:
         raise pytest.UsageError(f"--rmq-charset: {exc}") from None
-    timeout, _ = choose(config, "timeout", Settings.timeout)
+    timeout, _ = choose(config, "timeout")
     return Settings(
         spec=spec,
         origin=origin,
@@ -284,12 +338,12 @@ def settings_from(config, seed: int) -> Any:
         strict_order=config.getoption("rmq_strict_order"),
         timeout=timeout or None,
         max_hangs=config.getoption("rmq_max_hangs"),
-        max_restarts=choose(config, "max-restarts", Settings.max_restarts)[0],
+        max_restarts=choose(config, "max-restarts")[0],
         isolate=config.getoption("rmq_isolate"),
-        profile=choose(config, "profile", Settings.profile)[0],
+        profile=choose(config, "profile")[0],
         seed=seed,
         examples=choose(config, "examples")[0],
-        shrink_time=choose(config, "shrink-time", Settings.shrink_time)[0],
+        shrink_time=choose(config, "shrink-time")[0],
         check_time=choose(config, "check-time")[0],
         search_path=tuple(dict.fromkeys(str(folder) for folder in (config.invocation_params.dir, config.rootpath))),
     )

@@ -3,7 +3,7 @@
 The state is built on first use, so a pytest run that never touches the
 suite never imports the engine.
 
-    from pytest_rmq_conformance.plugin.state import rmq_state
+    from pytest_rmq_conformance import rmq_state
 
     def pytest_collection_finish(session):
         subject = rmq_state(session.config).subject

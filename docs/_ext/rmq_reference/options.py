@@ -1,5 +1,10 @@
 """``rmq-options``: the plugin's pytest options and ini keys, read by calling its ``pytest_addoption``
-with a parser that records what is added."""
+with a parser that records what is added.
+
+An option read from the command line, then an environment variable, then an ini key has no
+parser default (``None`` tells a value given from none); the plugin states its real default in
+a mapping from dest to words (option ``:defaults:``, a dotted name; by default the plugin's
+``options.OPTION_DEFAULTS``), which the reference shows instead of "not set"."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from sphinx.util.docutils import SphinxDirective
 from rmq_reference.rst import escape, parse_rst
 
 PLUGIN = "pytest_rmq_conformance.plugin"
+DEFAULTS = "pytest_rmq_conformance.plugin.options.OPTION_DEFAULTS"
 
 
 @dataclass
@@ -73,7 +79,18 @@ def recorded(plugin: str = PLUGIN) -> RecordingParser:
     return parser
 
 
-def _default(option: Option) -> str:
+def stated_defaults(dotted: str = DEFAULTS) -> dict[str, str]:
+    """The defaults a plugin states in words, by dest: the mapping at ``module.attribute``."""
+    module, _, attribute = dotted.rpartition(".")
+    return dict(getattr(importlib.import_module(module), attribute))
+
+
+def _stated(words: str, known: set[str]) -> str:
+    """A stated default: one value as code, words as text (an option named in them linked)."""
+    return help_rst(words, known) if " " in words else f"``{words}``"
+
+
+def _default(option: Option, stated: dict[str, str], known: set[str]) -> str:
     attrs = option.attrs
     action = attrs.get("action")
     if action == "store_true":
@@ -81,7 +98,7 @@ def _default(option: Option) -> str:
     if action == "append":
         return "none (repeatable)" if not attrs.get("default") else f"``{attrs['default']!r}`` (repeatable)"
     if attrs.get("default") is None:
-        return "not set"
+        return _stated(stated[option.dest], known) if option.dest in stated else "not set"
     return f"``{attrs['default']}``"
 
 
@@ -120,9 +137,10 @@ def _joined(parts: list[str]) -> str:
     return text
 
 
-def options_rst(parser: RecordingParser) -> str:
+def options_rst(parser: RecordingParser, stated: dict[str, str] | None = None) -> str:
     inis = {ini.name: ini for ini in parser.inis}
     known = {name for option in parser.options for name in option.names}
+    stated = stated or {}
     lines = [".. program:: pytest", ""]
     for option in parser.options:
         value = _value(option)
@@ -130,7 +148,7 @@ def options_rst(parser: RecordingParser) -> str:
         lines.append("")
         lines.append("   " + help_rst(option.attrs.get("help", ""), known))
         lines.append("")
-        fields = [f"Default: {_default(option)}"]
+        fields = [f"Default: {_default(option, stated, known)}"]
         if option.attrs.get("choices"):
             fields.append("Choices: " + ", ".join(f"``{choice}``" for choice in option.attrs["choices"]))
         if option.attrs.get("type") is not None:
@@ -142,13 +160,18 @@ def options_rst(parser: RecordingParser) -> str:
     return "\n".join(lines)
 
 
-def inis_rst(parser: RecordingParser) -> str:
+def inis_rst(parser: RecordingParser, stated: dict[str, str] | None = None) -> str:
     known = {name for option in parser.options for name in option.names}
+    stated = stated or {}
     lines = []
     for ini in parser.inis:
         lines.append(f".. confval:: {ini.name}")
         lines.append(f"   :type: ``{ini.type or 'string'}``")
-        lines.append(f"   :default: ``{ini.default!r}``" if ini.default not in (None, "") else "   :default: not set")
+        if ini.default not in (None, ""):
+            lines.append(f"   :default: ``{ini.default!r}``")
+        else:
+            # the field takes inline text only, no link: an option named in it is code
+            lines.append(f"   :default: {_stated(stated[ini.name], set()) if ini.name in stated else 'not set'}")
         lines.append("")
         lines.append("   " + help_rst(ini.help, known))
         lines.append("")
@@ -160,22 +183,23 @@ class OptionsDirective(SphinxDirective):
     ``Ini keys``, its ini keys (``.. confval::`` entries)."""
 
     has_content = False
-    option_spec = {"plugin": str}
+    option_spec = {"plugin": str, "defaults": str}
 
     def run(self) -> list[nodes.Node]:
         plugin = self.options.get("plugin", PLUGIN)
         try:
             parser = recorded(plugin)
+            stated = stated_defaults(self.options.get("defaults", DEFAULTS))
         except Exception as exc:  # an import error or a broken pytest_addoption: said with the plugin
             raise self.error(f"rmq-options: {plugin}: {type(exc).__name__}: {exc}") from None
-        result = parse_rst(self, options_rst(parser))
+        result = parse_rst(self, options_rst(parser, stated))
         if parser.inis:
             section = nodes.section(ids=["ini-keys"], names=["ini keys"])
             section += nodes.title("", "Ini keys")
             section += nodes.paragraph(
                 "", "Settings a pytest.ini, tox.ini, setup.cfg or pyproject.toml ([tool.pytest.ini_options]) may hold."
             )
-            section.extend(parse_rst(self, inis_rst(parser)))
+            section.extend(parse_rst(self, inis_rst(parser, stated)))
             self.state.document.note_implicit_target(section)
             result.append(section)
         return result

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
 
 __all__ = ["summarize", "bins_of", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.engine.generated.statistics import chi_square_tail
 from pytest_rmq_conformance.pipeline.groups.mappers import FAMILY, JAVA
 from pytest_rmq_conformance.pipeline.groups.space import GroupSpace

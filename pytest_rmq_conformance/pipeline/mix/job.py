@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.pipeline.consumer.job import entry_labels, evaluator_batches
 from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
 from pytest_rmq_conformance.pipeline.groups.space import GroupSpace

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_rmq_conformance import __version__
+from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.pipeline.producer.isolation import isolation_tables
 from pytest_rmq_conformance.pipeline.producer.space import ProducerSpace
 from pytest_rmq_conformance.pipeline.producer.strategies import Configuration, configurations
