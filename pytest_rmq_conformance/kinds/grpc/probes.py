@@ -31,7 +31,7 @@ Internal: import the public names from ``pytest_rmq_conformance``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 __all__ = ["SIZES", "probe_steps", "java_probes"]
@@ -42,7 +42,7 @@ SIZES = (13, 17, 19, 23, 25, 27, 29, 31)
 _BROKER = {"name": "broker-probe", "id": 0, "endpoints": {"scheme": "IPv4", "addresses": [["10.9.9.9", 8081]]}}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _route(queues: int) -> tuple[Mapping[str, Any], ...]:
     return tuple({"queueId": i, "permission": "READ_WRITE", "broker": _BROKER} for i in range(queues))
 
