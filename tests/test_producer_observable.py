@@ -143,7 +143,7 @@ def test_a_stored_counter_past_the_wrap_or_half_a_turn_away_passes_where_it_stor
         if java.nondeterministic_step is not None:
             continue
         _, seen = observe_trace(lambda clock: twin(clock=clock, version="5.3.3"), case)
-        for step, got, answer in zip(case.steps, seen, java.answers):
+        for got, answer in zip(seen, java.answers):
             want = ((answer or {}).get("expect") or {}).get("storedIndexAfter")
             if isinstance(got, dict) and type(want) is int and got.get("storedIndexAfter") != want:
                 differs.append(case)
@@ -161,7 +161,7 @@ def test_a_rewritten_entry_is_a_divergence_unless_a_route_replaces_the_list_befo
     reads it, the report says so."""
     case = next(case for case in traces() if case.id.startswith("pub-FAULT_STRATEGY-0002-"))
     java = case.answers_for("4.7.1")
-    keeps = lambda cut: replay_trace(lambda clock: producer_twins.KeepsTheList(clock=clock, version="4.7.1"), cut, "4.7.1")  # noqa: E731
+    keeps = lambda cut: replay_trace(lambda clock: producer_twins.KeepsTheList(clock=clock, version="4.7.1"), cut, "4.7.1")
     whole = keeps(_cut(case, "4.7.1", case.steps, java.answers))
     assert whole is not None and whole.index == 6 and "list entries changed [], Java's [[5, 'B', 0]]" in whole.problem
     ends = keeps(_cut(case, "4.7.1", case.steps[:7], java.answers[:7]))

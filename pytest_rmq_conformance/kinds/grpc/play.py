@@ -125,7 +125,7 @@ def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int =
 
 def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: BalancerCase, offset: int, timeout: float | None,
                       probe: bool) -> dict[str, Any]:
-    route = route_from_json(case.route)
+    route: Sequence[Any] = route_from_json(case.route)
     balancer, raised = answer_of(lambda: build(route, java_int(case.index + offset)), timeout, "building the balancer")
     if raised is not None:
         return _error(raised)

@@ -62,16 +62,17 @@ def probe_steps(family: str) -> tuple[Mapping[str, Any], ...]:
 def java_probes(family: str, index_after: int) -> list[Mapping[str, Any]]:
     """The reference port's outcomes of :func:`probe_steps` from Java's index ``index_after``
     (one per step: the update's filter, then the take's queue)."""
-    from pytest_rmq_conformance.grpc import AtomicIndex
+    from pytest_rmq_conformance.grpc import AtomicIndex, PublishingLoadBalancer, SubscriptionLoadBalancer
     from pytest_rmq_conformance.grpc.route import route_from_json
-    from pytest_rmq_conformance.kinds.grpc.families import PORTS
 
-    index, port, out = AtomicIndex(index_after), PORTS[family], []
+    subscribing = family == "SUBSCRIBE_ROUND_ROBIN"
+    index, port = AtomicIndex(index_after), SubscriptionLoadBalancer if subscribing else PublishingLoadBalancer
+    out: list[Mapping[str, Any]] = []
     for n in SIZES:
         route = route_from_json(_route(n))
-        balancer = port(route=route, index=index)
+        balancer: Any = port(route=route, index=index)
         out.append({"filtered": list(range(n))})
-        if family == "SUBSCRIBE_ROUND_ROBIN":
+        if subscribing:
             out.append({"queue": route.index(balancer.take_message_queue())})
         else:
             out.append({"queues": [route.index(q) for q in balancer.take_message_queues(set(), 1)]})

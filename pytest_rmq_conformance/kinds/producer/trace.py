@@ -569,9 +569,9 @@ def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequ
     ordered = release is None or release == _ORDERED
     unshown = _Unshown(release, case.initial["sendIndex"], built)
 
-    def held(shows: str = "") -> StepMismatch:
-        """The first state difference :class:`_Unshown` holds, as the case's divergence."""
-        at, problem, raised = unshown.first()
+    def held(first: tuple[int, str, BaseException | None], shows: str = "") -> StepMismatch:
+        """``first``, the first state difference :class:`_Unshown` holds, as the case's divergence."""
+        at, problem, raised = first
         return StepMismatch(case.id, run, at, problem + shows, COUNTER_DRIFT, _rows(case, java, built, seen[: at + 1]), raised)
 
     for index, (step, got) in enumerate(zip(case.steps, observations)):
@@ -585,15 +585,17 @@ def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequ
         unshown.take(index, step, answer or {}, got)
         if found is not None:
             if before is not None:  # a pick, or the state, shows a difference no pick had shown yet
-                return held(f"; then step {index} differs: {found[0]}")
-            if found[1] == COUNTER_DRIFT and unshown.first() is not None:
-                return held()  # the counter and the list are the first of a select's state
+                return held(before, f"; then step {index} differs: {found[0]}")
+            now = unshown.first()
+            if found[1] == COUNTER_DRIFT and now is not None:
+                return held(now)  # the counter and the list are the first of a select's state
             raised = got.get("raised") if isinstance(got, Mapping) else None
             return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, java, built, seen), raised)
         if last is not None and index >= last:
             break  # Java's later answers depend on which way its tie went
     # after the trace, Java's later picks read the counter's next values and every entry of the list
-    return held() if unshown.first() is not None else None
+    left = unshown.first()
+    return None if left is None else held(left)
 
 
 class _Unshown:
