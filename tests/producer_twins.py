@@ -138,6 +138,25 @@ class RawCounter(MQFaultStrategy):
         return info
 
 
+class _SizeT(_Raw):
+    """:class:`_Raw` picking with its whole number, as a ``size_t`` (unsigned 64 bits) would:
+    past the int's end its steps return 2^31, 2^31 + 1, ... where Java's return 0, 1, ..."""
+
+    def increment_and_get(self):
+        super().increment_and_get()
+        return self.value & (2**64 - 1)
+
+
+class SizeTCounter(MQFaultStrategy):
+    """The port with :class:`_SizeT` counters: stored as :class:`RawCounter` stores, but its
+    picks past the wrap are not Java's (on a list whose length does not divide 2^31)."""
+
+    def publish_info(self, topic, route):
+        info = super().publish_info(topic, route)
+        info.send_which_queue = _SizeT(version=self.version)
+        return info
+
+
 class _HalfTurn(ThreadLocalIndex):
     """A counter pinned half a turn of the int (2^31) from the value it is given."""
 
@@ -188,6 +207,9 @@ TWINS = {
     "RawCounter": (("4.9.8", "5.3.3"), set()),
     "HalfTurnCounter": (("4.9.8", "5.3.3"), set()),
     "HalfTurnCounter@4.7.1": (("4.7.1",), {"counter-drift", "wrong-queues"}),
+    # its picks past the wrap are not Java's: another queue, or (a trace that ends there) not Java's picks
+    "SizeTCounter@4.9.8": (("4.9.8",), {"wrong-queues"}),
+    "SizeTCounter": (("5.3.3",), {"counter-drift", "wrong-queues"}),
     # other picks only where a trace passes the int's end (the near-wrap traces): there, wrong queues
     "OffsetCounter": (("4.7.1", "4.9.8", "5.3.3"), {"counter-drift", "wrong-queues"}),
 }

@@ -13,6 +13,7 @@ from producer_twins import TWINS
 from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.producer.drift import next_value, parting_length, when_it_shows
+from pytest_rmq_conformance.kinds.producer.cases import publish_list
 from pytest_rmq_conformance.kinds.producer.trace import replay_trace
 
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
@@ -170,3 +171,40 @@ def test_a_rewritten_entry_is_a_divergence_unless_a_route_replaces_the_list_befo
     renewed = _cut(case, "4.7.1", [*case.steps[:7], route], [*java.answers[:7], {"expect": {"publishListRuns": [list(r) for r in java.publish_list_runs]}}])
     assert keeps(renewed) is None
     assert replay_trace(lambda clock: producer_twins.KeepsTheList.__mro__[1](clock=clock, version="4.7.1"), renewed, "4.7.1") is None
+
+
+def test_a_counter_stored_unlike_java_yet_leading_to_javas_next_value_is_judged_by_the_picks_it_leads_to():
+    """The trace ends on a select whose counter the strategy reports as Java's plus 2^32: by
+    Java's rule its next value is Java's, so the suite asks the picks it leads to, one per entry
+    of the list, and compares them with the reference port's from Java's counter. The port's own
+    picks pass; picks one place on (a counter that reports what it does not use) do not; picks
+    not asked are no proof."""
+    from dataclasses import replace
+
+    from pytest_rmq_conformance.kinds.producer.trace import compare_trace, observe_trace, probe_steps
+    from pytest_rmq_conformance.producer import MQFaultStrategy
+
+    case = next(case for case in traces() if case.id.startswith("pub-FAULT_STRATEGY-0002-"))
+    java = case.answers_for("5.3.3")
+    cut = _cut(case, "5.3.3", case.steps[:3], java.answers[:3])
+    length = len(publish_list(java.publish_list_runs))
+    assert cut.steps[-1]["op"] == "select" and 2**31 % length
+
+    def port(steps):
+        return observe_trace(lambda clock: MQFaultStrategy(clock=clock, version="5.3.3"), replace(cut, steps=tuple(steps)))
+
+    publish, seen = port(cut.steps)
+    seen = list(seen)
+    seen[-1] = {**seen[-1], "storedIndexAfter": seen[-1]["storedIndexAfter"] + 2**32}
+    picks = list(port([*cut.steps, *probe_steps(length)])[1])[len(cut.steps):]
+    assert len(picks) == length
+
+    def judged(probe):
+        return compare_trace(cut, "5.3.3", publish, iter(seen), probe)
+
+    assert judged(lambda steps: picks) is None
+    on = judged(lambda steps: [*picks[1:], picks[0]])
+    assert on is not None and on.divergence_class == "counter-drift" and on.index == 2
+    assert on.problem.startswith(f"stored counter {seen[-1]['storedIndexAfter']}, Java's {seen[-1]['storedIndexAfter'] - 2**32}; "
+                                 f"the picks it leads to are not Java's: pick 1 of {length} after the trace answers ")
+    assert "were not asked" in judged(None).problem

@@ -52,6 +52,7 @@ __all__ = [
     "ObservedState",
     "observe_trace",
     "compare_trace",
+    "probe_steps",
     "replay_trace",
     "observe_selector",
     "SelectorMismatch",
@@ -549,14 +550,26 @@ def _write_queue_nums(route: Mapping[str, Any]) -> dict[str, int]:
     return {name: count for name, count, _ in route["queueDatas"]}
 
 
-def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any]) -> StepMismatch | None:
+#: what asks the strategy for further steps from the state a trace's steps left: their observations
+Probe = Callable[[Sequence[Mapping[str, Any]]], Sequence[Any]]
+
+
+def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any],
+                  probe: Probe | None = None) -> StepMismatch | None:
     """The first divergence of a trace's ``observations`` (one per step, in the vectors'
-    vocabulary, made as they are read) from Java's answers of ``run``, or ``None``."""
-    return _first_divergence(case, run, publish_list_got, observations, [])
+    vocabulary, made as they are read) from Java's answers of ``run``, or ``None``. ``probe``
+    asks for the picks that judge a counter stored unlike Java's at the end (:class:`_Unshown`)."""
+    return _first_divergence(case, run, publish_list_got, observations, [], probe)
+
+
+def probe_steps(length: int) -> list[Mapping[str, Any]]:
+    """The picks asked after a trace whose counter is stored unlike Java's yet should lead to
+    Java's picks: one plain ``selectOneMessageQueue()`` per entry of the list."""
+    return [{"op": "tp_select", "lastBroker": None}] * length
 
 
 def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any],
-                      seen: list[Any]) -> StepMismatch | None:
+                      seen: list[Any], probe: Probe | None = None) -> StepMismatch | None:
     """:func:`compare_trace`, with every observation read kept in ``seen``."""
     answers = case.answers_for(run)
     built = tuple(tuple(q) for q in publish_list_got)
@@ -595,7 +608,13 @@ def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequ
             break  # Java's later answers depend on which way its tie went
     # after the trace, Java's later picks read the counter's next values and every entry of the list
     left = unshown.first()
-    return None if left is None else held(left)
+    if left is not None:
+        return held(left)
+    if unshown.doubt is None or release is None or not unshown.java_list:
+        return None
+    # a number unlike Java's whose next value by Java's rule is Java's: ask the picks it leads to
+    shown = _probe_problem(release, case.topic, unshown, probe)
+    return None if shown is None else held(unshown.doubt, shown)
 
 
 class _Unshown:
@@ -616,6 +635,8 @@ class _Unshown:
         self.got_list = list(built)
         self.counter: tuple[int, str, BaseException | None] | None = None
         self.listed: tuple[int, str, BaseException | None] | None = None
+        #: a counter stored unlike Java's whose next value, by Java's rule, is Java's
+        self.doubt: tuple[int, str, BaseException | None] | None = None
 
     def first(self) -> tuple[int, str, BaseException | None] | None:
         """(step, problem, raised) of the first difference held, or ``None``."""
@@ -644,6 +665,10 @@ class _Unshown:
         raised = got.get("raised")
         if self._counters_alike():
             self.counter = None
+            if _same(self.got_counter, self.java_counter):
+                self.doubt = None
+            elif self.doubt is None:
+                self.doubt = (index, f"stored counter {self.got_counter!r}, Java's {self.java_counter}", raised)
         elif self.counter is None:
             note = "" if self.release is None or type(self.java_counter) is not int or type(self.got_counter) is not int else (
                 f": {when_it_shows(self.release, self.java_counter, self.got_counter, self.java_list)}")
@@ -660,6 +685,33 @@ class _Unshown:
         if self.release is None or type(java) is not int or type(got) is not int:
             return _same(got, java)
         return takes_alike(self.release, java, got, len(self.java_list))
+
+
+def _probe_problem(release: tuple[int, int, int], topic: str, unshown: _Unshown, probe: Probe | None) -> str | None:
+    """How the picks that a counter in doubt leads to differ from Java's (``None``: they do
+    not): one plain pick per entry of the list, asked of the strategy (``probe``) and of the
+    reference port from Java's counter and list; no ``probe``, or no answer, is a difference."""
+    from pytest_rmq_conformance.producer.publish_info import TopicPublishInfo
+
+    steps = probe_steps(len(unshown.java_list))
+    info = TopicPublishInfo([MessageQueue(topic, broker, queue_id) for broker, queue_id in unshown.java_list],
+                            version=".".join(map(str, release)))
+    info.send_which_queue.pin(unshown.java_counter)
+    java = [info.select_one_message_queue(None) for _ in steps]
+    if probe is None:
+        return "; the picks it leads to were not asked"
+    try:
+        got = list(probe(steps))
+    except Fault as fault:
+        return f"; asked for {len(steps)} more picks, the strategy gave no answer: {fault.problem}"
+    for k, (want, answer) in enumerate(zip(java, got)):
+        queue = answer.get("queue") if isinstance(answer, Mapping) else None
+        if not _same(queue, [want.broker_name, want.queue_id]):
+            return (f"; the picks it leads to are not Java's: pick {k + 1} of {len(steps)} after the trace answers "
+                    f"{_shown(queue)}, Java's {want.broker_name}/{want.queue_id}")
+    if len(got) != len(steps):
+        return f"; asked for {len(steps)} more picks, the strategy gave {len(got)}"
+    return None
 
 
 def _javas(answer: Mapping[str, Any], got: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -769,7 +821,7 @@ def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, 
     try:
         with time_limits():  # one handler for the trace's calls, each still with its own limit
             built, trace = _played(build, case, timeout)
-            return _first_divergence(case, run, built, map(trace.play, case.steps), seen)
+            return _first_divergence(case, run, built, map(trace.play, case.steps), seen, lambda steps: [trace.play(step) for step in steps])
     except Fault as fault:
         return StepMismatch(case.id, run, len(seen), fault.problem, FAULT, raised=fault.raised)
 
