@@ -12,8 +12,8 @@ from producer_twins import TWINS
 
 from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
-from pytest_rmq_conformance.kinds.producer.drift import next_value, parting_length, when_it_shows
 from pytest_rmq_conformance.kinds.producer.cases import publish_list
+from pytest_rmq_conformance.kinds.producer.drift import next_value, parting_length, when_it_shows
 from pytest_rmq_conformance.kinds.producer.trace import replay_trace
 
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
