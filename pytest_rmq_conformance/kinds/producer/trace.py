@@ -647,6 +647,7 @@ class _Unshown:
         """Follow both sides through ``step`` (Java's ``answer``, the strategy's ``got``)."""
         got = got if isinstance(got, Mapping) else {}
         op = step["op"]
+        changed: Any = None
         if op == "route":
             java = answer.get("expect") or {}
             self.java_list = publish_list(java.get("publishListRuns") or ())
@@ -658,10 +659,14 @@ class _Unshown:
             java = _javas(answer, got)
             if "storedIndexAfter" in java and "storedIndexAfter" in got:
                 self.java_counter, self.got_counter = java["storedIndexAfter"], got["storedIndexAfter"]
+            changed = java.get("listMutated") or got.get("listMutated")
             _mutate(self.java_list, java.get("listMutated"))
             _mutate(self.got_list, got.get("listMutated"))
         else:
             return
+        if op != "route" and not changed and self.listed is None and self.counter is None and self.doubt is None \
+                and _same(self.got_counter, self.java_counter):
+            return  # the usual select: the same counter, no entry changed, nothing held
         raised = got.get("raised")
         if self._counters_alike():
             self.counter = None
