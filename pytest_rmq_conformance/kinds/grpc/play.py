@@ -28,7 +28,7 @@ from pytest_rmq_conformance.engine.running.timeouts import (
 from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, endpoints_from_json, route_from_json
 from pytest_rmq_conformance.javalang import guava_mod, java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
-from pytest_rmq_conformance.kinds.grpc.probes import SIZES, java_probes, probe_steps
+from pytest_rmq_conformance.kinds.grpc.probes import SIZES, java_probes, probe_route, probe_steps
 
 __all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "index_divergence", "counter_drift", "replay"]
 
@@ -158,7 +158,7 @@ def _play(balancer: Any, route: Sequence[Any], strategy: str, steps: Sequence[Ma
     for step in steps:
         op = step["op"]
         if op == "update":
-            new_route = route_from_json(step["route"])
+            new_route = probe_route(step) or route_from_json(step["route"])
             updated, raised = answer_of(partial(_invoke, balancer, "update", new_route), timeout, "update")
             if raised is not None:
                 outcomes.append(_error(raised))

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
-__all__ = ["SIZES", "probe_steps", "java_probes"]
+__all__ = ["SIZES", "probe_steps", "probe_route", "java_probes"]
 
 #: the probe routes' queue counts, in the order taken: odd, their lcm above 2^35
 SIZES = (13, 17, 19, 23, 25, 27, 29, 31)
@@ -45,6 +45,20 @@ _BROKER = {"name": "broker-probe", "id": 0, "endpoints": {"scheme": "IPv4", "add
 @cache
 def _route(queues: int) -> tuple[Mapping[str, Any], ...]:
     return tuple({"queueId": i, "permission": "READ_WRITE", "broker": _BROKER} for i in range(queues))
+
+
+@cache
+def _queues(queues: int) -> tuple[Any, ...]:
+    from pytest_rmq_conformance.grpc.route import route_from_json
+
+    return tuple(route_from_json(_route(queues)))
+
+
+def probe_route(step: Mapping[str, Any]) -> list[Any] | None:
+    """The queues of a probe step's route, made once (``None``: not a probe's route)."""
+    route = step.get("route")
+    n = len(route) if isinstance(route, list) else 0
+    return list(_queues(n)) if n in SIZES and route == list(_route(n)) else None
 
 
 def _take(family: str) -> Mapping[str, Any]:
@@ -63,13 +77,12 @@ def java_probes(family: str, index_after: int) -> list[Mapping[str, Any]]:
     """The reference port's outcomes of :func:`probe_steps` from Java's index ``index_after``
     (one per step: the update's filter, then the take's queue)."""
     from pytest_rmq_conformance.grpc import AtomicIndex, PublishingLoadBalancer, SubscriptionLoadBalancer
-    from pytest_rmq_conformance.grpc.route import route_from_json
 
     subscribing = family == "SUBSCRIBE_ROUND_ROBIN"
     index, port = AtomicIndex(index_after), SubscriptionLoadBalancer if subscribing else PublishingLoadBalancer
     out: list[Mapping[str, Any]] = []
     for n in SIZES:
-        route = route_from_json(_route(n))
+        route = list(_queues(n))
         balancer: Any = port(route=route, index=index)
         out.append({"filtered": list(range(n))})
         if subscribing:
