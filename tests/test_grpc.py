@@ -451,3 +451,28 @@ def test_a_never_wrapping_counter_declared_one_behind_fails_the_generated_checks
     result = mutants.runpytest("-p", "no:cacheprovider", "--rmq-checks=reference,invariants", "--rmq-strategy=grpc_mutants:NeverWraps")
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*breaks index-wraps*", "*Java's int gives*; probe * of 8 after the steps, the take on * queues*"])
+
+
+def test_a_balancer_without_update_is_judged_by_its_stored_number(pytester):
+    """No update(), no probe route: a balancer with no Java twin that claims index-wraps is held
+    to Java's int by the number it reads back, and one that never wraps fails."""
+    pytester.makepyfile(own="""
+from pytest_rmq_conformance.grpc import SubscriptionLoadBalancer
+
+class Own(SubscriptionLoadBalancer):
+    name = "MY_ROUND_ROBIN"
+    rmq_properties = {"index-wraps"}
+    update = None
+
+class OwnNoWrap(Own):
+    def take_message_queue(self):
+        value = self._index.value
+        self._index.value = value + 1
+        return self.message_queues[value % len(self.message_queues)]
+""")
+    pytester.syspathinsert()
+    ok = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=invariants", "--rmq-strategy=own:Own")
+    assert ok.ret == 0, ok.stdout.str()[-2000:]
+    wrong = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=invariants", "--rmq-strategy=own:OwnNoWrap")
+    assert wrong.ret == 1
+    wrong.stdout.fnmatch_lines(["*Java's int gives -2147483648; the balancer's reads back 2147483648*"])
