@@ -159,6 +159,37 @@ class _Unbounded(AtomicIndex):
         return self.value
 
 
+class Int32IncrementFirst(SubscriptionLoadBalancer):
+    """Go's ``atomic.Int32.Inc()`` (C#'s ``Interlocked.Increment``): an int32 that increments,
+    then reads, declared one behind Java's. Once Java's has wrapped to -2^31 it stores 2^31 - 1,
+    a number Java's never holds, read back as 2^31; every take is Java's, so it passes."""
+
+    rmq_index_offset = -1
+
+    def __init__(self, route, index=None):
+        super().__init__(route, index if isinstance(index, AtomicIndex) else _Int32(0 if index is None else index))
+
+
+class Int32IncrementFirstPublishing(PublishingLoadBalancer):
+    """The same int32 counter in a publishing balancer: it passes."""
+
+    rmq_index_offset = -1
+
+    def __init__(self, route, index=None):
+        super().__init__(route, index if isinstance(index, AtomicIndex) else _Int32(0 if index is None else index))
+
+
+class _Int32(AtomicIndex):
+    """An int32, incremented before use, wrapping from 2^31 - 1 to -2^31."""
+
+    def __init__(self, value):
+        self.value = java_int(value)
+
+    def get_and_increment(self):
+        self.value = java_int(self.value + 1)
+        return self.value
+
+
 class WanderingOffset(SubscriptionLoadBalancer):
     """Starts wherever the route's length says: an offset that changes from case to case."""
 

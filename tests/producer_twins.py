@@ -8,7 +8,8 @@ it is replayed at, the divergence classes its failures come in: none for a twin 
 - table order: Java's map order is read by 4.9.8's ``pickOneAtLeast`` only;
 - value, not identity: a queue sends by its topic, broker and id; 4.7.1's rewrite of the
   shared list is seen through the list's contents;
-- the counter as Java's int: how a port holds it is its own, the int it stores is Java's.
+- the counter by the picks it leads to: how a port holds it and the number it stores are its
+  own; the values its steps return are Java's (:func:`~pytest_rmq_conformance.kinds.producer.drift.takes_alike`).
 """
 
 from __future__ import annotations
@@ -128,11 +129,49 @@ class _Raw(_Unbounded):
 
 
 class RawCounter(MQFaultStrategy):
-    """The port with :class:`_Raw` counters: Java's picks, another stored value past the wrap."""
+    """The port with :class:`_Raw` counters: Java's picks, another stored value past the wrap
+    (2^31 where Java's int has wrapped to -2^31): no later pick can tell, so it passes."""
 
     def publish_info(self, topic, route):
         info = super().publish_info(topic, route)
         info.send_which_queue = _Raw(version=self.version)
+        return info
+
+
+class _SizeT(_Raw):
+    """:class:`_Raw` picking with its whole number, as a ``size_t`` (unsigned 64 bits) would:
+    past the int's end its steps return 2^31, 2^31 + 1, ... where Java's return 0, 1, ..."""
+
+    def increment_and_get(self):
+        super().increment_and_get()
+        return self.value & (2**64 - 1)
+
+
+class SizeTCounter(MQFaultStrategy):
+    """The port with :class:`_SizeT` counters: stored as :class:`RawCounter` stores, but its
+    picks past the wrap are not Java's (on a list whose length does not divide 2^31)."""
+
+    def publish_info(self, topic, route):
+        info = super().publish_info(topic, route)
+        info.send_which_queue = _SizeT(version=self.version)
+        return info
+
+
+class _HalfTurn(ThreadLocalIndex):
+    """A counter pinned half a turn of the int (2^31) from the value it is given."""
+
+    def pin(self, stored, seed=None):
+        super().pin(None if stored is None else java_int(stored + 2**31), seed)
+
+
+class HalfTurnCounter(MQFaultStrategy):
+    """Counters pinned 2^31 from Java's: another int, the same low 31 bits, so every later step
+    returns Java's value at 4.9.8 and 5.3.3 (4.7.1 returns the stored int itself: there, another
+    queue or another counter)."""
+
+    def publish_info(self, topic, route):
+        info = super().publish_info(topic, route)
+        info.send_which_queue = _HalfTurn(version=self.version)
         return info
 
 
@@ -164,7 +203,13 @@ TWINS = {
     "EqualCopy": (("4.7.1", "4.9.8", "5.3.3"), set()),
     "KeepsTheList": (("4.7.1",), {"counter-drift"}),
     "UnboundedCounter": (("4.9.8", "5.3.3"), set()),
-    "RawCounter": (("4.9.8", "5.3.3"), {"counter-drift"}),
+    # another number past the wrap (no Java int), the same picks: judged by the picks, it passes
+    "RawCounter": (("4.9.8", "5.3.3"), set()),
+    "HalfTurnCounter": (("4.9.8", "5.3.3"), set()),
+    "HalfTurnCounter@4.7.1": (("4.7.1",), {"counter-drift", "wrong-queues"}),
+    # its picks past the wrap are not Java's: another queue, or (a trace that ends there) not Java's picks
+    "SizeTCounter@4.9.8": (("4.9.8",), {"wrong-queues"}),
+    "SizeTCounter": (("5.3.3",), {"counter-drift", "wrong-queues"}),
     # other picks only where a trace passes the int's end (the near-wrap traces): there, wrong queues
     "OffsetCounter": (("4.7.1", "4.9.8", "5.3.3"), {"counter-drift", "wrong-queues"}),
 }

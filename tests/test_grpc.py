@@ -111,6 +111,8 @@ MUTANTS = {
 #: twins of the reference port that differ from it only in what Java cannot observe -> their family
 PASSING_TWINS = {
     "IncrementFirstDeclared": "SUBSCRIBE_ROUND_ROBIN",  # its counter, read back less its declared offset, is Java's int
+    "Int32IncrementFirst": "SUBSCRIBE_ROUND_ROBIN",  # an int32 one behind Java's: 2^31 - 1 where Java's is -2^31, Java's takes
+    "Int32IncrementFirstPublishing": "PUBLISH_ROUND_ROBIN",
     "EqualCopies": "SUBSCRIBE_ROUND_ROBIN",  # an equal copy of the route's queue, not the object itself
     "ExcludedInAnotherOrder": "PUBLISH_ROUND_ROBIN",  # the excluded endpoints in another order
 }
@@ -165,17 +167,46 @@ def test_a_twin_that_differs_only_in_what_java_cannot_observe_passes_every_vecto
     assert [m for m in (replay(lambda route, index: twin(route=route, index=index), case, RUN, offset) for case in cases) if m] == []
 
 
-def test_a_counter_equal_to_javas_only_modulo_2_32_is_counter_drift_saying_when_it_shows():
+def test_a_counter_equal_to_javas_only_modulo_2_32_is_counter_drift_shown_by_a_probe_take():
     """Java's counter has wrapped to -2^31; a never-wrapping one, declared one behind, stands at
-    2^31 - 1: read back less its offset, 2^31, not Java's int. Its next take on these 6 kept queues
-    reads 2^31 mod 6 = 2 where Java's IntMath.mod(-2^31, 6) = 4, and on 3 queues they part first."""
+    2^31 - 1 and next reads 2^31: the first probe, a take on 13 queues, answers 2^31 mod 13 = 11
+    where Java's IntMath.mod(-2^31, 13) = 2."""
     case_id = "grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
     drift = _play("NeverWraps", case_id)
     assert drift is not None and drift.divergence_class == COUNTER_DRIFT and drift.step == 3
-    assert drift.problem == ("index 2147483648 after the steps (its 2147483647 less its offset -1), Java's -2147483648: "
-                             "beyond the int range (equal modulo 2^32 only); the next take on this route (6 kept) starts at "
-                             "queue 2, not 4, and they first part on a route of 3 kept queues")
-    assert _play("IncrementFirstDeclared", case_id) is None  # Java's less one, exactly: -2^31 - 1
+    assert drift.problem == ("probe 1 of 8 after the steps, the take on 13 queues: queue 11, Java's queue 2; after the probes "
+                             "the index reads back 2147483656 (its 2147483655 less its offset -1), Java's -2147483640")
+
+
+@pytest.mark.parametrize("name", ["Int32IncrementFirst", "Int32IncrementFirstPublishing"])
+def test_an_int32_that_increments_before_it_reads_passes_where_it_stores_what_java_never_holds(name):
+    """Go's atomic.Int32.Inc(), declared one behind Java's: where Java's counter has wrapped to
+    -2^31 it stores 2^31 - 1 (no int holds Java's less one), yet every later take is Java's. Its
+    stored number, read back less its offset, is 2^31 after the steps of every case ending there;
+    the probe takes pass it, and the never-wrapping counter in the same place fails."""
+    family = grpc_mutants.__dict__[name].__mro__[1].name
+    at_the_end = [case for case in GOLDEN.by_strategy(family) if case.answers_for(RUN).get("indexAfter") == INT_MIN]
+    assert len(at_the_end) >= 2
+    assert [_play(name, case.id) for case in at_the_end] == [None] * len(at_the_end)
+    if family == "SUBSCRIBE_ROUND_ROBIN":
+        assert all(_play("NeverWraps", case.id) is not None for case in at_the_end)
+    from pytest_rmq_conformance.kinds.grpc.play import observe
+
+    twin = grpc_mutants.__dict__[name]
+    seen = observe(lambda route, index: twin(route=route, index=index), at_the_end[0], -1, probe=False)
+    assert seen["indexAfter"] == 2**31  # its 2^31 - 1 less its offset: the number today's rule refused
+
+
+def test_probe_sizes_tell_apart_every_counter_that_a_later_take_can_tell_apart():
+    """The probes pass a distance d from Java's reads only if every size divides it: odd sizes
+    (no power of two, 2^32 and 2^64 included, is a multiple) whose lcm exceeds 2^35."""
+    import math
+
+    from pytest_rmq_conformance.kinds.grpc.probes import SIZES
+
+    assert all(n % 2 for n in SIZES) and math.lcm(*SIZES) > 2**35
+    passed = [d for d in (1, -1, 2**31, 2**32, -(2**32), 2**33 + 7, 2**64, 3 * 5 * 7 * 2**32) if all(d % n == 0 for n in SIZES)]
+    assert passed == []
 
 
 def test_a_counter_drift_that_the_next_take_hides_says_where_it_shows():
@@ -393,11 +424,55 @@ def test_the_header_names_the_java_client_the_vectors_come_from(pytester):
 
 def test_an_isolated_balancer_keeps_its_declared_offset(mutants):
     """Run in the built-in harness, a balancer's rmq_index_offset is its hello's indexOffsets:
-    the declared twin passes case 0130 and the never-wrapping one is counter drift there."""
+    the declared twins pass case 0130 (the int32 one storing 2^31 - 1 where Java's is -2^31) and
+    the never-wrapping one is counter drift there, shown by a probe take."""
     case = "--rmq-case=grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
     declared = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:IncrementFirstDeclared", case)
     assert declared.ret == 0, declared.stdout.str()[-2000:]
     drift = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:NeverWraps", case)
     assert drift.ret == 1
-    drift.stdout.fnmatch_lines(["*0130-near-int-max (SUBSCRIBE_ROUND_ROBIN, *): index 2147483648 after the steps (its 2147483647 less its offset -1)*",
+    drift.stdout.fnmatch_lines(["*0130-near-int-max (SUBSCRIBE_ROUND_ROBIN, *): probe 1 of 8 after the steps, the take on 13 queues: "
+                                "queue 11, Java's queue 2; after the probes the index reads back 2147483656 (its 2147483655 less its offset -1)*",
                                 "*by impact: 1 counter drift*"])
+    wrapping = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:Int32IncrementFirst", case)
+    assert wrapping.ret == 0, wrapping.stdout.str()[-2000:]
+
+
+@pytest.mark.parametrize("name", ["Int32IncrementFirst", "Int32IncrementFirstPublishing"])
+def test_an_int32_that_increments_before_it_reads_passes_the_generated_checks(mutants, name):
+    """The reference check and the invariants (index-wraps draws start within a few takes of
+    2^31 - 1) judge it by its takes too; the never-wrapping counter fails both."""
+    result = mutants.runpytest("-p", "no:cacheprovider", "--rmq-checks=reference,invariants", f"--rmq-strategy=grpc_mutants:{name}")
+    assert result.ret == 0, result.stdout.str()[-3000:]
+    assert result.parseoutcomes()["passed"] >= 3
+
+
+def test_a_never_wrapping_counter_declared_one_behind_fails_the_generated_checks(mutants):
+    result = mutants.runpytest("-p", "no:cacheprovider", "--rmq-checks=reference,invariants", "--rmq-strategy=grpc_mutants:NeverWraps")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*breaks index-wraps*", "*Java's int gives*; probe * of 8 after the steps, the take on * queues*"])
+
+
+def test_a_balancer_without_update_is_judged_by_its_stored_number(pytester):
+    """No update(), no probe route: a balancer with no Java twin that claims index-wraps is held
+    to Java's int by the number it reads back, and one that never wraps fails."""
+    pytester.makepyfile(own="""
+from pytest_rmq_conformance.grpc import SubscriptionLoadBalancer
+
+class Own(SubscriptionLoadBalancer):
+    name = "MY_ROUND_ROBIN"
+    rmq_properties = {"index-wraps"}
+    update = None
+
+class OwnNoWrap(Own):
+    def take_message_queue(self):
+        value = self._index.value
+        self._index.value = value + 1
+        return self.message_queues[value % len(self.message_queues)]
+""")
+    pytester.syspathinsert()
+    ok = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=invariants", "--rmq-strategy=own:Own")
+    assert ok.ret == 0, ok.stdout.str()[-2000:]
+    wrong = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=invariants", "--rmq-strategy=own:OwnNoWrap")
+    assert wrong.ret == 1
+    wrong.stdout.fnmatch_lines(["*Java's int gives -2147483648; the balancer's reads back 2147483648*"])

@@ -122,15 +122,20 @@ def test_a_not_run_case_is_counted_and_shown_in_the_summary(pytester):
 # -- numbers wider than Java's -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode, shown", [
-    ("wide-item", "fault item startTimestamp=18446744073709551615, Java's startTimestamp="),
-    ("wide-counter", "stored counter 4294967"),
-])
-def test_a_number_wider_than_javas_is_that_cases_divergence_naming_the_field_not_a_harness_fault(mode, shown):
-    subject = _twin_harness(mode)
+def test_a_number_wider_than_javas_is_that_cases_divergence_naming_the_field_not_a_harness_fault():
+    subject = _twin_harness("wide-item")
     outcome = _ask(subject, UPDATING_TRACE)
     assert outcome.error is None and outcome.divergence_class == COUNTER_DRIFT, outcome
-    assert shown in outcome.mismatches[0].problem
+    assert "fault item startTimestamp=18446744073709551615, Java's startTimestamp=" in outcome.mismatches[0].problem
+    assert (subject.harness.faults, subject.harness.starts) == (0, 1)
+
+
+def test_a_counter_wider_than_javas_is_judged_by_the_picks_it_leads_to():
+    """Java's plus 2^32 once: the same low 31 bits, and the next step's counter is Java's again,
+    so no pick can tell; the harness is asked nothing more, and the case passes."""
+    subject = _twin_harness("wide-counter")
+    outcome = _ask(subject, UPDATING_TRACE)
+    assert outcome.passed, outcome
     assert (subject.harness.faults, subject.harness.starts) == (0, 1)
 
 

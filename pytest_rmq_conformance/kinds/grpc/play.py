@@ -5,7 +5,7 @@ A balancer answers with the route's own queue objects; the observations write ea
 position in the current route (by identity, else the first equal entry), as the vectors and the
 harness protocol do; answers are compared as values (Java's ``MessageQueueImpl.equals``: two
 alike entries are one queue to Java). One observation format serves both sides: a ``GROUP_HASH`` case observes
-``{"index"}``, a balancer case ``{"filtered" | "error", "outcomes": [...], "indexAfter"}``, an
+``{"index"}``, a balancer case ``{"filtered" | "error", "outcomes": [...], "indexAfter", "probes"?}``, an
 outcome being ``{"queues"}``, ``{"queue"}``, ``{"filtered"}`` or ``{"error", "message"}``.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
@@ -28,8 +28,9 @@ from pytest_rmq_conformance.engine.running.timeouts import (
 from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, endpoints_from_json, route_from_json
 from pytest_rmq_conformance.javalang import guava_mod, java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
+from pytest_rmq_conformance.kinds.grpc.probes import SIZES, java_probes, probe_route, probe_steps
 
-__all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "counter_drift", "replay"]
+__all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "index_divergence", "counter_drift", "replay"]
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,12 @@ def _error(exc: BaseException) -> dict[str, Any]:
     return {"error": type(exc).__name__, "message": str(exc), "raised": exc}
 
 
-def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int = 0, timeout: float | None = None) -> dict[str, Any]:
+def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int = 0, timeout: float | None = None,
+            probe: bool = True) -> dict[str, Any]:
     """Play ``case`` against the balancers ``build(route, index)`` makes; what was observed.
     ``offset``: how the strategy's index relates to Java's (its index = Java's + offset): it is
-    started at Java's start + offset, and its index after the steps read back less it."""
+    started at Java's start + offset, and its index after the steps read back less it. After a
+    balancer case's steps, the probe takes of :mod:`.probes` (``probe``), observed as ``probes``."""
     with time_limits():
         if isinstance(case, GroupCase):
             route = group_route(case.queues)
@@ -117,52 +120,64 @@ def observe(build: Callable[[Sequence[Any], int], Any], case: Any, offset: int =
             queue, raised = answer_of(lambda: balancer.take_message_queue_by_message_group(case.group), timeout,
                                   "take_message_queue_by_message_group")
             return _error(raised) if raised is not None else {"index": position_in(route, queue)}
-        return _observe_balancer(build, case, offset, timeout)
+        return _observe_balancer(build, case, offset, timeout, probe)
 
 
-def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: BalancerCase, offset: int, timeout: float | None) -> dict[str, Any]:
-    route = route_from_json(case.route)
+def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: BalancerCase, offset: int, timeout: float | None,
+                      probe: bool) -> dict[str, Any]:
+    route: Sequence[Any] = route_from_json(case.route)
     balancer, raised = answer_of(lambda: build(route, java_int(case.index + offset)), timeout, "building the balancer")
     if raised is not None:
         return _error(raised)
-
-    def filtered(of: Any, on: Sequence[Any]) -> list[int | None]:
-        queues, raised = answer_of(lambda: list(of.message_queues), timeout, "message_queues")
-        if raised is not None:
-            raise Fault(f"message_queues raised {type(raised).__name__}: {raised}")
-        return _positions(on, queues, "message_queues")
-
-    seen: dict[str, Any] = {"filtered": filtered(balancer, route), "outcomes": []}
-    publishing = case.strategy != "SUBSCRIBE_ROUND_ROBIN"
-    for step in case.steps:
-        op = step["op"]
-        if op == "update":
-            new_route = route_from_json(step["route"])
-            updated, raised = answer_of(partial(_invoke, balancer, "update", new_route), timeout, "update")
-            if raised is not None:
-                seen["outcomes"].append(_error(raised))
-                continue
-            balancer, route = updated, new_route
-            seen["outcomes"].append({"filtered": filtered(balancer, route)})
-        elif op == "group":
-            queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue_by_message_group", step["group"]), timeout,
-                                  "take_message_queue_by_message_group")
-            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": position_in(route, queue)})
-        elif publishing:
-            excluded = {endpoints_from_json(e) for e in step["excluded"]}
-            queues, raised = answer_of(partial(_invoke, balancer, "take_message_queues", excluded, step["count"]), timeout,
-                                   "take_message_queues")
-            seen["outcomes"].append(_error(raised) if raised is not None else {"queues": _positions(route, queues, "take_message_queues")})
-        else:
-            queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue"), timeout, "take_message_queue")
-            seen["outcomes"].append(_error(raised) if raised is not None else {"queue": position_in(route, queue)})
+    seen: dict[str, Any] = {"filtered": _filtered(balancer, route, timeout)}
+    balancer, route, seen["outcomes"] = _play(balancer, route, case.strategy, case.steps, timeout)
+    if probe and callable(getattr(balancer, "update", None)):  # no update(): the index is compared as a number
+        seen["probes"] = _play(balancer, route, case.strategy, probe_steps(case.strategy), timeout)[2]
     index, raised = answer_of(lambda: balancer.index, timeout, "index")
     if raised is not None or type(index) is not int:
         raise Fault(f"the balancer's index is {type(index).__name__} {index!r:.40}, not an int" if raised is None
                     else f"reading the balancer's index raised {type(raised).__name__}: {raised}")
-    seen["indexAfter"] = index - offset  # exactly: a counter equal to Java's only modulo 2^32 is drift
+    seen["indexAfter"] = index - offset  # after the probes, if any: shown, the probes judge it
     seen["offset"] = offset
     return seen
+
+
+def _filtered(balancer: Any, route: Sequence[Any], timeout: float | None) -> list[int | None]:
+    queues, raised = answer_of(lambda: list(balancer.message_queues), timeout, "message_queues")
+    if raised is not None:
+        raise Fault(f"message_queues raised {type(raised).__name__}: {raised}")
+    return _positions(route, queues, "message_queues")
+
+
+def _play(balancer: Any, route: Sequence[Any], strategy: str, steps: Sequence[Mapping[str, Any]],
+          timeout: float | None) -> tuple[Any, Sequence[Any], list[dict[str, Any]]]:
+    """``steps`` taken in turn from ``balancer`` on ``route``: the balancer and route they leave,
+    and an outcome per step."""
+    outcomes: list[dict[str, Any]] = []
+    publishing = strategy != "SUBSCRIBE_ROUND_ROBIN"
+    for step in steps:
+        op = step["op"]
+        if op == "update":
+            new_route = probe_route(step) or route_from_json(step["route"])
+            updated, raised = answer_of(partial(_invoke, balancer, "update", new_route), timeout, "update")
+            if raised is not None:
+                outcomes.append(_error(raised))
+                continue
+            balancer, route = updated, new_route
+            outcomes.append({"filtered": _filtered(balancer, route, timeout)})
+        elif op == "group":
+            queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue_by_message_group", step["group"]), timeout,
+                                  "take_message_queue_by_message_group")
+            outcomes.append(_error(raised) if raised is not None else {"queue": position_in(route, queue)})
+        elif publishing:
+            excluded = {endpoints_from_json(e) for e in step["excluded"]}
+            queues, raised = answer_of(partial(_invoke, balancer, "take_message_queues", excluded, step["count"]), timeout,
+                                   "take_message_queues")
+            outcomes.append(_error(raised) if raised is not None else {"queues": _positions(route, queues, "take_message_queues")})
+        else:
+            queue, raised = answer_of(partial(_invoke, balancer, "take_message_queue"), timeout, "take_message_queue")
+            outcomes.append(_error(raised) if raised is not None else {"queue": position_in(route, queue)})
+    return balancer, route, outcomes
 
 
 def _shown(answer: Mapping[str, Any]) -> str:
@@ -219,16 +234,55 @@ def compare(case: Any, run: str, seen: Mapping[str, Any]) -> Mismatch | None:
             return Mismatch(case.id, run, index, f"{step['op']}: {_shown(got)}, Java's {_shown(want)}", differs, got.get("raised"), seen)
     if len(seen["outcomes"]) != len(case.steps):
         return Mismatch(case.id, run, len(seen["outcomes"]), f"{len(seen['outcomes'])} outcomes for {len(case.steps)} steps", FAULT, None, seen)
-    if seen["indexAfter"] != java["indexAfter"]:
-        return Mismatch(case.id, run, len(case.steps), counter_drift(java, seen["indexAfter"], seen.get("offset", 0)),
-                        COUNTER_DRIFT, None, seen)
+    return _index_problem(case, run, java, seen)
+
+
+def _index_problem(case: BalancerCase, run: str, java: Mapping[str, Any], seen: Mapping[str, Any]) -> Mismatch | None:
+    """How the index the steps left differs from Java's ``java["indexAfter"]`` (``None``: as
+    far as any later take can tell, it does not): :func:`index_divergence`."""
+    found = index_divergence(case.strategy, java["indexAfter"], seen)
+    if found is None:
+        return None
+    problem, divergence_class, raised = found
+    if problem is None:
+        problem = counter_drift(java, seen["indexAfter"], seen.get("offset", 0))
+    return Mismatch(case.id, run, len(case.steps), problem, divergence_class, raised, seen)
+
+
+def index_divergence(family: str, want: int, seen: Mapping[str, Any]) -> tuple[str | None, str, BaseException | None] | None:
+    """(problem, class, raised) when the index that ``seen``'s steps left is not Java's ``want``
+    as the probe takes of :mod:`.probes` tell it; ``None`` when they answer as Java's index
+    does, whatever number the balancer stores. A balancer that cannot be probed (no
+    ``update()``) is judged by its number, which must be Java's ``int`` exactly (problem
+    ``None``: :func:`counter_drift` says it)."""
+    probes = seen.get("probes")
+    if probes is None:
+        return None if seen["indexAfter"] == want else (None, COUNTER_DRIFT, None)
+    steps = probe_steps(family)
+    if len(probes) != len(steps):
+        return f"{len(probes)} outcomes for {len(steps)} probe steps", FAULT, None
+    for k, (step, java, got) in enumerate(zip(steps, java_probes(family, want), probes)):
+        differs = _differs(java, got, range(SIZES[k // 2]))
+        if differs is not None:
+            what = f"{'the update to' if step['op'] == 'update' else 'the take on'} {SIZES[k // 2]} queues"
+            problem = (f"probe {k // 2 + 1} of {len(SIZES)} after the steps, {what}: {_shown(got)}, Java's {_shown(java)}; "
+                       + _index_note(java_int(want + len(SIZES)), seen["indexAfter"], seen.get("offset", 0)))
+            return problem, COUNTER_DRIFT if differs == WRONG_QUEUES else differs, got.get("raised")
     return None
 
 
+def _index_note(want: int, index: int, offset: int) -> str:
+    """The index read back after the probes (``want``: Java's), shown beside a probe's divergence."""
+    own = f" (its {index + offset} less its offset {offset})" if offset else ""
+    if index == want:
+        return f"after the probes the index reads back as Java's, {want}"
+    return f"after the probes the index reads back {index}{own}, Java's {want}"
+
+
 def counter_drift(java: Mapping[str, Any], index: int, offset: int = 0) -> str:
-    """Why the balancer's counter after the steps, read back as ``index`` (its own less
-    ``offset``), is not Java's int, and when that shows: the next take on the route the case
-    ends on, and the first number of kept queues on which the two counters part."""
+    """Why the counter of a balancer that cannot be probed, read back after the steps as
+    ``index`` (its own less ``offset``), is not Java's int, and when that shows: the next take
+    on the route the case ends on, and the first number of kept queues on which the two part."""
     want = java["indexAfter"]
     own = f" (its {index + offset} less its offset {offset})" if offset else ""
     if java_int(index) != index:

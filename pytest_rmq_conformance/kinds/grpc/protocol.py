@@ -7,8 +7,9 @@ Declared in ``schemas/protocol-group-*.schema.json`` and ``protocol-balance-*``:
     {"cmd": "balance", "id", "strategy", "route", "index", "steps"}
         -> {"id", "filtered", "outcomes": [per step], "indexAfter"} | {"id", "error", "message"}
 
-A balancer's answers depend on every step before, so a whole case travels in one request, and
-the harness answers in the observation vocabulary of :mod:`.play`, which compares. The suite's
+A balancer's answers depend on every step before, so a whole case travels in one request, its
+steps followed by the probe takes of :mod:`.probes` (an update and a take each, played as any
+step: the harness does not know them apart), and the harness answers in the observation vocabulary of :mod:`.play`, which compares. The suite's
 side is :func:`ask`; the built-in harness's side is :func:`serve`.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
@@ -25,6 +26,7 @@ from pytest_rmq_conformance.engine.protocol.messages import problems
 from pytest_rmq_conformance.javalang import java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
 from pytest_rmq_conformance.kinds.grpc.play import Fault, observe
+from pytest_rmq_conformance.kinds.grpc.probes import probe_steps
 
 __all__ = ["ask", "ask_groups", "serve"]
 
@@ -54,21 +56,23 @@ def ask(harness: Harness, case: Any, offset: int = 0) -> dict[str, Any]:
     started at Java's plus ``offset``, and read back less it)."""
     if isinstance(case, GroupCase):
         return ask_groups(harness, [case.group], case.queues)[0]
+    probes = probe_steps(case.strategy)
     answer = harness.request(
         {"cmd": "balance", "strategy": case.strategy, "route": list(case.route), "index": java_int(case.index + offset),
-         "steps": list(case.steps)},
-        calls=len(case.steps) + 1,
+         "steps": [*case.steps, *probes]},
+        calls=len(case.steps) + len(probes) + 1,
     )
     wrong = problems("balance-response", answer)
     if wrong:
         harness.fault_in_flight(f"answered balance with what schemas/protocol-balance-response.schema.json refuses, {wrong[0]}")
     if "error" in answer:
         return _observed_error(answer)
-    if len(answer["outcomes"]) != len(case.steps):
-        harness.fault_in_flight(f"gave {len(answer['outcomes'])} outcomes for {len(case.steps)} steps")
+    if len(answer["outcomes"]) != len(case.steps) + len(probes):
+        harness.fault_in_flight(f"gave {len(answer['outcomes'])} outcomes for {len(case.steps) + len(probes)} steps")
     outcomes = [_observed_error(item) if "error" in item else item for item in answer["outcomes"]]
-    # read back less the offset, exactly: a counter equal to Java's only modulo 2^32 is drift
-    return {"filtered": answer["filtered"], "outcomes": outcomes, "indexAfter": answer["indexAfter"] - offset, "offset": offset}
+    # the index after the probes, read back less the offset: shown, not judged
+    return {"filtered": answer["filtered"], "outcomes": outcomes[: len(case.steps)], "probes": outcomes[len(case.steps):],
+            "indexAfter": answer["indexAfter"] - offset, "offset": offset}
 
 
 # -- the built-in harness's side -----------------------------------------------------
@@ -102,7 +106,8 @@ def serve(request: Mapping[str, Any], build: Callable[[str, Mapping[str, Any]], 
                 answers.append(_error_json(seen) if "error" in seen else {"index": seen["index"]})
             return {"answers": answers}
         seen = observe(make, BalancerCase(id="harness", strategy=strategy, params={}, category="", flags=(), expect=(),
-                                          route=tuple(request["route"]), index=request["index"], steps=tuple(request["steps"])))
+                                          route=tuple(request["route"]), index=request["index"], steps=tuple(request["steps"])),
+                       probe=False)
     except Fault as fault:  # what no answer stands for
         return {"error": "other", "message": str(fault)}
     if "outcomes" not in seen:

@@ -1,9 +1,22 @@
-"""When a stored counter that differs from Java's shows in a pick.
+"""When a stored counter that differs from Java's shows in a pick, and when it never can.
 
 A counter step returns a value in ``[0, 2**31)``; the queue it picks on a list of ``n`` is that
 value mod ``n`` (spec §3.1). Two counters that differ pick the same queue on some lengths and
 not on others, and on one list they keep agreeing until one of them passes the end of the int.
-:func:`when_it_shows` says which, for the drift report.
+:func:`when_it_shows` says which, for the drift report; :func:`takes_alike` says whether any
+later pick can tell the two apart at all, which is what the replay judges.
+
+Java reads the counter only through its steps, so a stored counter is judged by the values its
+steps return. Two whose next values are equal return equal values for ever: 4.7.1 stores the
+value it returns, later releases return the stored int's low 31 bits, and both move by one per
+step. So ``2**31`` stored where Java's int has wrapped to ``-2**31``, or an int that differs
+from Java's by ``2**31``, is no divergence at 4.9.8 and 5.3.3. Two whose next values differ by
+``d`` are read, at 5.x, only modulo the publish list's length ``n`` (no other list ever takes
+this counter: a new route makes a new one): when ``n`` divides ``2**31`` and ``d``, every later
+pick agrees, even across the wrap; otherwise some pick parts, at once or at the wrap. At 4.x
+the same counter is also read modulo a broker's ``writeQueueNums`` (the fallback when every
+broker is penalised) and walked backwards past the int's end, so only equal next values are
+alike.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -14,7 +27,7 @@ from collections.abc import Sequence
 
 from pytest_rmq_conformance.javalang import INT_MAX, java_abs, java_int, mask31
 
-__all__ = ["LONGEST", "next_value", "parting_length", "when_it_shows"]
+__all__ = ["LONGEST", "next_value", "takes_alike", "parting_length", "when_it_shows"]
 
 #: the longest list :func:`parting_length` tries
 LONGEST = 65536
@@ -27,6 +40,16 @@ def next_value(release: tuple[int, int, int], stored: int) -> int:
     ``release``: 4.7.1 takes ``Math.abs`` and clamps, later releases mask to 31 bits."""
     value = java_int(stored + 1)
     return max(java_abs(value), 0) if release < (4, 9, 8) else mask31(value)
+
+
+def takes_alike(release: tuple[int, int, int], java: int, got: int, length: int) -> bool:
+    """Whether the stored counter ``got`` (an int the strategy stores, even past the int's
+    range) leads to Java's picks at every later step, Java's being ``java``, on a publish list
+    of ``length`` queues at ``release`` (see the module's docstring)."""
+    value_java, value_got = next_value(release, java), next_value(release, java_int(got))
+    if value_java == value_got:
+        return True
+    return release >= (5, 0, 0) and length > 0 and _VALUES % length == 0 and (value_java - value_got) % length == 0
 
 
 def parting_length(java: int, got: int, longest: int = LONGEST) -> int | None:

@@ -62,12 +62,12 @@ def judge(subject: Subject, case: Any, run: str) -> CaseOutcome:
     timeout = subject.settings.timeout
     if harness is not None:
         from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
-        from pytest_rmq_conformance.kinds.producer.protocol import select, trace
+        from pytest_rmq_conformance.kinds.producer.protocol import probe, select, trace
 
         try:
             if isinstance(case, TraceCase):
                 publish, observations = trace(harness, case, subject.settings.version)
-                mismatch = compare_trace(case, run, publish, observations)
+                mismatch = compare_trace(case, run, publish, observations, probe(harness, case, subject.settings.version))
             else:
                 answers = select(harness, case, subject.settings.version)
                 mismatch = compare_selector(case, run, answers)

@@ -27,7 +27,7 @@ from pytest_rmq_conformance.engine.protocol.messages import problems
 from pytest_rmq_conformance.kinds.producer.cases import NotRun, SelectorCase, TraceCase
 from pytest_rmq_conformance.kinds.producer.trace import Fault, observe_selector, observe_trace
 
-__all__ = ["trace", "select", "serve"]
+__all__ = ["trace", "probe", "select", "serve"]
 
 
 def _raised(harness: Harness, item: Mapping[str, Any], where: str) -> BaseException:
@@ -58,9 +58,11 @@ def _items(harness: Harness, answer: Mapping[str, Any], key: str, count: int, un
 # -- the suite's side --------------------------------------------------------------
 
 
-def trace(harness: Harness, case: TraceCase, release: str) -> tuple[list[tuple[str, int]], Iterator[Any]]:
+def trace(harness: Harness, case: TraceCase, release: str, more: Sequence[Mapping[str, Any]] = ()) -> tuple[list[tuple[str, int]], Iterator[Any]]:
     """The publish list the harness built and its observations, one per step (an error
-    outcome as the exception it stands for); :class:`Unsupported` or :class:`HarnessFault` raised."""
+    outcome as the exception it stands for), ``more`` steps played after the case's own;
+    :class:`Unsupported` or :class:`HarnessFault` raised."""
+    steps = [*case.steps, *more]
     answer = harness.request(
         {
             "cmd": "trace",
@@ -70,18 +72,18 @@ def trace(harness: Harness, case: TraceCase, release: str) -> tuple[list[tuple[s
             "topic": case.topic,
             "route": case.route,
             "initial": case.initial,
-            "steps": list(case.steps),
+            "steps": steps,
         },
-        calls=len(case.steps),
+        calls=len(steps),
     )
-    outcomes = _items(harness, answer, "outcomes", len(case.steps), "step")
+    outcomes = _items(harness, answer, "outcomes", len(steps), "step")
     wrong = problems("trace-response", answer)
     if wrong:  # an answer of the wrong shape is the harness's fault, not a divergence to classify
         harness.fault_in_flight(f"answered trace with what schemas/protocol-trace-response.schema.json refuses, {wrong[0]}")
     publish = _list(harness, answer.get("publishList"), "publishList")
 
     def observations() -> Iterator[Any]:
-        for index, (step, outcome) in enumerate(zip(case.steps, outcomes)):
+        for index, (step, outcome) in enumerate(zip(steps, outcomes)):
             where = f"outcome {index} ({step['op']})"
             if isinstance(outcome, dict) and "error" in outcome:
                 yield {"raised": _raised(harness, outcome, where), "queue": None, "item": None}
@@ -93,6 +95,16 @@ def trace(harness: Harness, case: TraceCase, release: str) -> tuple[list[tuple[s
                 harness.fault_in_flight(f"gave {where} as {quote(json.dumps(outcome))}, not an object or null")
 
     return publish, observations()
+
+
+def probe(harness: Harness, case: TraceCase, release: str) -> Callable[[Sequence[Mapping[str, Any]]], list[Any]]:
+    """What asks the harness for further steps after ``case``'s: the trace again, with them
+    after its own (a trace is one request), and their observations."""
+
+    def ask(more: Sequence[Mapping[str, Any]]) -> list[Any]:
+        return list(trace(harness, case, release, more)[1])[len(case.steps):]
+
+    return ask
 
 
 def select(harness: Harness, case: SelectorCase, release: str) -> list[Any]:

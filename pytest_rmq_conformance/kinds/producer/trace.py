@@ -39,7 +39,7 @@ from pytest_rmq_conformance.kinds.producer.cases import (
     TraceCase,
     publish_list,
 )
-from pytest_rmq_conformance.kinds.producer.drift import when_it_shows
+from pytest_rmq_conformance.kinds.producer.drift import takes_alike, when_it_shows
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
 from pytest_rmq_conformance.releases import RELEASES, parse_release
@@ -52,6 +52,7 @@ __all__ = [
     "ObservedState",
     "observe_trace",
     "compare_trace",
+    "probe_steps",
     "replay_trace",
     "observe_selector",
     "SelectorMismatch",
@@ -439,15 +440,12 @@ def _select_problem(java: Mapping[str, Any], got: Mapping[str, Any], ordered: bo
 
 
 def _state_problem(java: Mapping[str, Any], got: Mapping[str, Any], ordered: bool) -> tuple[str, str] | None:
-    """(problem, counter drift) when the state a select left differs from what Java's left."""
-    if not _same(got.get("storedIndexAfter"), java.get("storedIndexAfter")):
-        return (f"stored counter {got.get('storedIndexAfter')!r}, Java's {java.get('storedIndexAfter')}", COUNTER_DRIFT)
+    """(problem, counter drift) when the state a select left differs from what Java's left,
+    but for the stored counter and the list's entries, which :class:`_Unshown` judges by the
+    picks they lead to."""
     worst = got.get("worstIndexAfter")
     if "worstIndexAfter" in java and worst is not None and not _same(worst, java["worstIndexAfter"]):
         return (f"whichItemWorst counter {worst!r}, Java's {java['worstIndexAfter']}", COUNTER_DRIFT)
-    changed = got.get("listMutated") or []
-    if not _same(changed, java.get("listMutated", [])):
-        return (f"list entries changed {changed}, Java's {java.get('listMutated', [])}", COUNTER_DRIFT)
     table = got.get("tableAfter")
     if "tableAfter" in java and table is None:
         return (f"the call left the fault table as it was; Java's call changed it to {_brokers(java['tableAfter'])}", COUNTER_DRIFT)
@@ -552,14 +550,26 @@ def _write_queue_nums(route: Mapping[str, Any]) -> dict[str, int]:
     return {name: count for name, count, _ in route["queueDatas"]}
 
 
-def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any]) -> StepMismatch | None:
+#: what asks the strategy for further steps from the state a trace's steps left: their observations
+Probe = Callable[[Sequence[Mapping[str, Any]]], Sequence[Any]]
+
+
+def compare_trace(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any],
+                  probe: Probe | None = None) -> StepMismatch | None:
     """The first divergence of a trace's ``observations`` (one per step, in the vectors'
-    vocabulary, made as they are read) from Java's answers of ``run``, or ``None``."""
-    return _first_divergence(case, run, publish_list_got, observations, [])
+    vocabulary, made as they are read) from Java's answers of ``run``, or ``None``. ``probe``
+    asks for the picks that judge a counter stored unlike Java's at the end (:class:`_Unshown`)."""
+    return _first_divergence(case, run, publish_list_got, observations, [], probe)
+
+
+def probe_steps(length: int) -> list[Mapping[str, Any]]:
+    """The picks asked after a trace whose counter is stored unlike Java's yet should lead to
+    Java's picks: one plain ``selectOneMessageQueue()`` per entry of the list."""
+    return [{"op": "tp_select", "lastBroker": None}] * length
 
 
 def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequence[Any]], observations: Iterator[Any],
-                      seen: list[Any]) -> StepMismatch | None:
+                      seen: list[Any], probe: Probe | None = None) -> StepMismatch | None:
     """:func:`compare_trace`, with every observation read kept in ``seen``."""
     answers = case.answers_for(run)
     built = tuple(tuple(q) for q in publish_list_got)
@@ -570,6 +580,13 @@ def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequ
     last = answers.nondeterministic_step
     release = _release_of(run, answers)
     ordered = release is None or release == _ORDERED
+    unshown = _Unshown(release, case.initial["sendIndex"], built)
+
+    def held(first: tuple[int, str, BaseException | None], shows: str = "") -> StepMismatch:
+        """``first``, the first state difference :class:`_Unshown` holds, as the case's divergence."""
+        at, problem, raised = first
+        return StepMismatch(case.id, run, at, problem + shows, COUNTER_DRIFT, _rows(case, java, built, seen[: at + 1]), raised)
+
     for index, (step, got) in enumerate(zip(case.steps, observations)):
         seen.append(got)
         answer = java[index]
@@ -577,14 +594,144 @@ def _first_divergence(case: TraceCase, run: str, publish_list_got: Sequence[Sequ
             found = None
         else:
             found = _step_problem(step, answer, got, ordered)
+        before = unshown.first()
+        unshown.take(index, step, answer or {}, got)
         if found is not None:
+            if before is not None:  # a pick, or the state, shows a difference no pick had shown yet
+                return held(before, f"; then step {index} differs: {found[0]}")
+            now = unshown.first()
+            if found[1] == COUNTER_DRIFT and now is not None:
+                return held(now)  # the counter and the list are the first of a select's state
             raised = got.get("raised") if isinstance(got, Mapping) else None
-            rows = _rows(case, java, built, seen)
-            problem = found[0] + _drift_note(release, answer, got, rows[-1])
-            return StepMismatch(case.id, run, index, problem, found[1], rows, raised)
+            return StepMismatch(case.id, run, index, found[0], found[1], _rows(case, java, built, seen), raised)
         if last is not None and index >= last:
-            return None  # Java's later answers depend on which way its tie went
+            break  # Java's later answers depend on which way its tie went
+    # after the trace, Java's later picks read the counter's next values and every entry of the list
+    left = unshown.first()
+    if left is not None:
+        return held(left)
+    if unshown.doubt is None or release is None or not unshown.java_list:
+        return None
+    # a number unlike Java's whose next value by Java's rule is Java's: ask the picks it leads to
+    shown = _probe_problem(release, case.topic, unshown, probe)
+    return None if shown is None else held(unshown.doubt, shown)
+
+
+class _Unshown:
+    """What a trace's strategy holds unlike Java's, and no pick has shown yet: the stored
+    counter and the publish list's entries, each followed through both sides' answers.
+
+    A difference is held, not reported, until a pick shows it, or the trace ends (then Java's
+    later picks would read it), and dropped when the two agree again first (a route makes a
+    new list and counter; a set index stores one int in both). Two counters agree when they
+    lead to the same picks at every later step (:func:`~.drift.takes_alike`: the low 31 bits
+    Java reads, not the number stored), or, for no one known release, when they are one int."""
+
+    def __init__(self, release: tuple[int, int, int] | None, counter: int | None, built: Sequence[tuple[str, int]]):
+        self.release = release
+        self.java_counter: Any = counter
+        self.got_counter: Any = counter
+        self.java_list = list(built)
+        self.got_list = list(built)
+        self.counter: tuple[int, str, BaseException | None] | None = None
+        self.listed: tuple[int, str, BaseException | None] | None = None
+        #: a counter stored unlike Java's whose next value, by Java's rule, is Java's
+        self.doubt: tuple[int, str, BaseException | None] | None = None
+
+    def first(self) -> tuple[int, str, BaseException | None] | None:
+        """(step, problem, raised) of the first difference held, or ``None``."""
+        held = [found for found in (self.counter, self.listed) if found is not None]
+        return min(held, key=lambda found: found[0]) if held else None
+
+    def take(self, index: int, step: Mapping[str, Any], answer: Mapping[str, Any], got: Any) -> None:
+        """Follow both sides through ``step`` (Java's ``answer``, the strategy's ``got``)."""
+        got = got if isinstance(got, Mapping) else {}
+        op = step["op"]
+        changed: Any = None
+        if op == "route":
+            java = answer.get("expect") or {}
+            self.java_list = publish_list(java.get("publishListRuns") or ())
+            self.got_list = [(q[0], q[1]) for q in got.get("publishListRuns") or ()]
+            self.java_counter = self.got_counter = step["sendIndex"]
+        elif op == "set_index":
+            self.java_counter = self.got_counter = step["value"]
+        elif op in ("select", "tp_select"):
+            java = _javas(answer, got)
+            if "storedIndexAfter" in java and "storedIndexAfter" in got:
+                self.java_counter, self.got_counter = java["storedIndexAfter"], got["storedIndexAfter"]
+            changed = java.get("listMutated") or got.get("listMutated")
+            _mutate(self.java_list, java.get("listMutated"))
+            _mutate(self.got_list, got.get("listMutated"))
+        else:
+            return
+        if op != "route" and not changed and self.listed is None and self.counter is None and self.doubt is None \
+                and _same(self.got_counter, self.java_counter):
+            return  # the usual select: the same counter, no entry changed, nothing held
+        raised = got.get("raised")
+        if self._counters_alike():
+            self.counter = None
+            if _same(self.got_counter, self.java_counter):
+                self.doubt = None
+            elif self.doubt is None:
+                self.doubt = (index, f"stored counter {self.got_counter!r}, Java's {self.java_counter}", raised)
+        elif self.counter is None:
+            note = "" if self.release is None or type(self.java_counter) is not int or type(self.got_counter) is not int else (
+                f": {when_it_shows(self.release, self.java_counter, self.got_counter, self.java_list)}")
+            self.counter = (index, f"stored counter {self.got_counter!r}, Java's {self.java_counter}{note}", raised)
+        if self.got_list == self.java_list:
+            self.listed = None
+        elif self.listed is None:
+            java = _javas(answer, got) if op != "route" else {}
+            changed = got.get("listMutated") or []
+            self.listed = (index, f"list entries changed {changed}, Java's {java.get('listMutated', [])}", raised)
+
+    def _counters_alike(self) -> bool:
+        java, got = self.java_counter, self.got_counter
+        if self.release is None or type(java) is not int or type(got) is not int:
+            return _same(got, java)
+        return takes_alike(self.release, java, got, len(self.java_list))
+
+
+def _probe_problem(release: tuple[int, int, int], topic: str, unshown: _Unshown, probe: Probe | None) -> str | None:
+    """How the picks that a counter in doubt leads to differ from Java's (``None``: they do
+    not): one plain pick per entry of the list, asked of the strategy (``probe``) and of the
+    reference port from Java's counter and list; no ``probe``, or no answer, is a difference."""
+    from pytest_rmq_conformance.producer.publish_info import TopicPublishInfo
+
+    steps = probe_steps(len(unshown.java_list))
+    info = TopicPublishInfo([MessageQueue(topic, broker, queue_id) for broker, queue_id in unshown.java_list],
+                            version=".".join(map(str, release)))
+    info.send_which_queue.pin(unshown.java_counter)
+    java = [info.select_one_message_queue(None) for _ in steps]
+    if probe is None:
+        return "; the picks it leads to were not asked"
+    try:
+        got = list(probe(steps))
+    except Fault as fault:
+        return f"; asked for {len(steps)} more picks, the strategy gave no answer: {fault.problem}"
+    for k, (want, answer) in enumerate(zip(java, got)):
+        queue = answer.get("queue") if isinstance(answer, Mapping) else None
+        if not _same(queue, [want.broker_name, want.queue_id]):
+            return (f"; the picks it leads to are not Java's: pick {k + 1} of {len(steps)} after the trace answers "
+                    f"{_shown(queue)}, Java's {want.broker_name}/{want.queue_id}")
+    if len(got) != len(steps):
+        return f"; asked for {len(steps)} more picks, the strategy gave {len(got)}"
     return None
+
+
+def _javas(answer: Mapping[str, Any], got: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Java's outcome of a select: its one answer, or of a tie the one ``got`` agrees with."""
+    if "expectOneOf" not in answer:
+        return answer.get("expect") or {}
+    ties = answer["expectOneOf"]
+    return next((java for java in ties if _select_problem(java, got, True) is None), ties[0])
+
+
+def _mutate(queues: list[tuple[str, int]], changed: Any) -> None:
+    """Apply a select's ``listMutated`` (``[[position, broker, queueId], ...]``) to ``queues``."""
+    for entry in changed or ():
+        if isinstance(entry, (list, tuple)) and len(entry) == 3 and type(entry[0]) is int and 0 <= entry[0] < len(queues):
+            queues[entry[0]] = (entry[1], entry[2])
 
 
 #: the one release whose ``pickOneAtLeast`` reads the fault table's order (4.7.1 shuffles it first)
@@ -596,22 +743,6 @@ def _release_of(run: str, answers: Answers) -> tuple[int, int, int] | None:
     release of the reference port that answered; ``None`` for no one known release."""
     named = [run] if run in RELEASES else [name for name in answers.runs if name in RELEASES]
     return parse_release(named[0]) if len(named) == 1 else None
-
-
-def _drift_note(release: tuple[int, int, int] | None, answer: Any, got: Any, row: Row) -> str:
-    """For a stored counter that is not Java's: when the difference shows in a pick (the list
-    as the select left it); ``""`` for any other divergence."""
-    java = answer.get("expect") if isinstance(answer, Mapping) else None
-    if release is None or not isinstance(java, Mapping) or not isinstance(got, Mapping) or "queue" not in java:
-        return ""
-    want, stored = java.get("storedIndexAfter"), got.get("storedIndexAfter")
-    if type(want) is not int or type(stored) is not int or stored == want or not _same(got.get("queue"), java["queue"]):
-        return ""
-    queues = list(row.queues)
-    for position, broker, queue_id in java.get("listMutated") or ():
-        if 0 <= position < len(queues):
-            queues[position] = (broker, queue_id)
-    return f": {when_it_shows(release, want, stored, queues)}"
 
 
 def _answers(answers: Answers) -> tuple[Any, ...]:
@@ -695,7 +826,7 @@ def replay_trace(build: Callable[[TraceClock], Any], case: TraceCase, run: str, 
     try:
         with time_limits():  # one handler for the trace's calls, each still with its own limit
             built, trace = _played(build, case, timeout)
-            return _first_divergence(case, run, built, map(trace.play, case.steps), seen)
+            return _first_divergence(case, run, built, map(trace.play, case.steps), seen, lambda steps: [trace.play(step) for step in steps])
     except Fault as fault:
         return StepMismatch(case.id, run, len(seen), fault.problem, FAULT, raised=fault.raised)
 
