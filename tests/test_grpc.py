@@ -174,8 +174,8 @@ def test_a_counter_equal_to_javas_only_modulo_2_32_is_counter_drift_shown_by_a_p
     case_id = "grpc-pub-SUBSCRIBE_ROUND_ROBIN-0130-near-int-max"
     drift = _play("NeverWraps", case_id)
     assert drift is not None and drift.divergence_class == COUNTER_DRIFT and drift.step == 3
-    assert drift.problem == ("probe 1 of 8 after the steps, the take on 13 queues: queue 11, Java's queue 2; after the probes "
-                             "the index reads back 2147483656 (its 2147483655 less its offset -1), Java's -2147483640")
+    assert drift.problem == ("probe 1 of 8 after the steps, the take on 13 queues: queue 11, Java's queue 2; after the steps "
+                             "the index reads back 2147483648 (its 2147483647 less its offset -1), Java's -2147483648")
 
 
 @pytest.mark.parametrize("name", ["Int32IncrementFirst", "Int32IncrementFirstPublishing"])
@@ -432,7 +432,7 @@ def test_an_isolated_balancer_keeps_its_declared_offset(mutants):
     drift = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:NeverWraps", case)
     assert drift.ret == 1
     drift.stdout.fnmatch_lines(["*0130-near-int-max (SUBSCRIBE_ROUND_ROBIN, *): probe 1 of 8 after the steps, the take on 13 queues: "
-                                "queue 11, Java's queue 2; after the probes the index reads back 2147483656 (its 2147483655 less its offset -1)*",
+                                "queue 11, Java's queue 2; after the steps the index reads back 2147483648 (its 2147483647 less its offset -1)*",
                                 "*by impact: 1 counter drift*"])
     wrapping = mutants.runpytest(*Q, "--rmq-isolate", "--rmq-strategy=grpc_mutants:Int32IncrementFirst", case)
     assert wrapping.ret == 0, wrapping.stdout.str()[-2000:]
@@ -476,3 +476,21 @@ class OwnNoWrap(Own):
     wrong = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=invariants", "--rmq-strategy=own:OwnNoWrap")
     assert wrong.ret == 1
     wrong.stdout.fnmatch_lines(["*Java's int gives -2147483648; the balancer's reads back 2147483648*"])
+
+
+def test_a_probe_route_a_client_cannot_take_is_no_verdict_on_its_counter():
+    """The probes judge the counter only: a balancer whose index after the steps is Java's passes
+    without them, and one that answers a probe route's update unlike Java is judged by its number,
+    as before the probes (a client that refuses the probe broker's address is not accused)."""
+    from pytest_rmq_conformance.kinds.grpc.play import index_divergence
+    from pytest_rmq_conformance.kinds.grpc.probes import java_probes
+
+    javas = java_probes("PUBLISH_ROUND_ROBIN", 5)
+    refused = [{"filtered": [None] * len(j["filtered"])} if "filtered" in j else j for j in javas]
+    assert index_divergence("PUBLISH_ROUND_ROBIN", 5, {"indexAfter": 5, "probes": refused}) is None
+    assert index_divergence("PUBLISH_ROUND_ROBIN", 5, {"indexAfter": 5}, lambda: pytest.fail("asked for probes")) is None
+    assert index_divergence("PUBLISH_ROUND_ROBIN", 5, {"indexAfter": 6, "probes": refused}) == (None, "counter-drift", None)
+    asked = []
+    assert index_divergence("PUBLISH_ROUND_ROBIN", 5, {"indexAfter": 5 + 13 * 17 * 19 * 23 * 25 * 27 * 29 * 31 - 2**32 * 0},
+                            lambda: asked.append(1) or javas) is None
+    assert asked == [1]

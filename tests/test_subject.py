@@ -168,7 +168,7 @@ def test_a_name_a_typo_away_from_a_family_is_a_usage_error_with_the_family_it_mi
     assert "rmq_new_family = True" in found.load_error
 
 
-@pytest.mark.parametrize("name", ["STICKY", "JUMP_GROUP_HASH", "MY_FAULT_STRATEGY", "UNSTABLE_ON_LEAVE", "ROTATE", "NO_TWIN"])
+@pytest.mark.parametrize("name", ["STICKY", "JUMP_GROUP_HASH", "MY_FAULT_STRATEGY", "UNSTABLE_ON_LEAVE", "NO_TWIN"])
 def test_a_name_far_from_every_family_is_a_strategy_of_its_own(name):
     found = subject("mine", named=lambda: {"mine": _named(name)})
     assert found.load_error is None and found.family is None

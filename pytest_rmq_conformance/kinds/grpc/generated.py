@@ -120,6 +120,17 @@ def ask_balancer(subject: Any, case: BalancerCase) -> dict[str, Any]:
         return {"fault": str(fault)}
 
 
+def _probes_of(subject: Any, case: BalancerCase) -> Any:
+    """How to ask a harness for ``case`` again with the probe takes after its steps (``None`` in
+    this process: :func:`observe` plays them at once)."""
+    if subject.harness is None:
+        return None
+    from pytest_rmq_conformance.kinds.grpc.protocol import ask
+
+    offset = _offset(subject, case.strategy)
+    return lambda: ask(subject.harness, case, offset, probe=True).get("probes")
+
+
 def _java_group(group: str, queues: int) -> dict[str, Any]:
     """What Java computes for ``group`` (from the reference port), as a golden answer."""
     data = java_get_bytes(group, "UTF-8")
@@ -329,7 +340,7 @@ def _round_robin_check(subject: Any, family: str, prop: str, examples: Any) -> G
                 details.append(f"{len(kept)} successive takes answered positions {first}; the kept queues are {kept}")
         else:
             wanted = java_int(case.index + len(case.steps))
-            drift = index_divergence(case.strategy, wanted, seen)
+            drift = index_divergence(case.strategy, wanted, seen, _probes_of(subject, case))
             if drift is not None:  # judged by the takes it leads to (.probes), not by the number stored
                 details.append(f"index {case.index} + {len(case.steps)} takes: Java's int gives {wanted}; "
                                + (drift[0] or f"the balancer's reads back {seen['indexAfter']}"))

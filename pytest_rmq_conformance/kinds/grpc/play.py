@@ -131,14 +131,14 @@ def _observe_balancer(build: Callable[[Sequence[Any], int], Any], case: Balancer
         return _error(raised)
     seen: dict[str, Any] = {"filtered": _filtered(balancer, route, timeout)}
     balancer, route, seen["outcomes"] = _play(balancer, route, case.strategy, case.steps, timeout)
-    if probe and callable(getattr(balancer, "update", None)):  # no update(): the index is compared as a number
-        seen["probes"] = _play(balancer, route, case.strategy, probe_steps(case.strategy), timeout)[2]
     index, raised = answer_of(lambda: balancer.index, timeout, "index")
     if raised is not None or type(index) is not int:
         raise Fault(f"the balancer's index is {type(index).__name__} {index!r:.40}, not an int" if raised is None
                     else f"reading the balancer's index raised {type(raised).__name__}: {raised}")
-    seen["indexAfter"] = index - offset  # after the probes, if any: shown, the probes judge it
+    seen["indexAfter"] = index - offset  # after the steps: Java's exactly passes, else the probes judge it
     seen["offset"] = offset
+    if probe and callable(getattr(balancer, "update", None)):  # no update(): the index is compared as a number
+        seen["probes"] = _play(balancer, route, case.strategy, probe_steps(case.strategy), timeout)[2]
     return seen
 
 
@@ -204,9 +204,10 @@ def _differs(java: Mapping[str, Any], got: Mapping[str, Any], firsts: Sequence[i
 _MISSING = object()
 
 
-def compare(case: Any, run: str, seen: Mapping[str, Any]) -> Mismatch | None:
+def compare(case: Any, run: str, seen: Mapping[str, Any], probes: Callable[[], list[Any] | None] | None = None) -> Mismatch | None:
     """The first divergence of ``seen`` (:func:`observe`'s, or a harness's answer) from Java's
-    answers of ``run``, or ``None``."""
+    answers of ``run``, or ``None``; ``probes`` asks for the probe takes when ``seen`` lacks them
+    (a harness is asked again, with the probes after the steps, only when its index is not Java's)."""
     java = case.answers_for(run)
     raised = seen.get("raised")
     if isinstance(case, GroupCase):
@@ -234,13 +235,14 @@ def compare(case: Any, run: str, seen: Mapping[str, Any]) -> Mismatch | None:
             return Mismatch(case.id, run, index, f"{step['op']}: {_shown(got)}, Java's {_shown(want)}", differs, got.get("raised"), seen)
     if len(seen["outcomes"]) != len(case.steps):
         return Mismatch(case.id, run, len(seen["outcomes"]), f"{len(seen['outcomes'])} outcomes for {len(case.steps)} steps", FAULT, None, seen)
-    return _index_problem(case, run, java, seen)
+    return _index_problem(case, run, java, seen, probes)
 
 
-def _index_problem(case: BalancerCase, run: str, java: Mapping[str, Any], seen: Mapping[str, Any]) -> Mismatch | None:
+def _index_problem(case: BalancerCase, run: str, java: Mapping[str, Any], seen: Mapping[str, Any],
+                   probes: Callable[[], list[Any] | None] | None) -> Mismatch | None:
     """How the index the steps left differs from Java's ``java["indexAfter"]`` (``None``: as
     far as any later take can tell, it does not): :func:`index_divergence`."""
-    found = index_divergence(case.strategy, java["indexAfter"], seen)
+    found = index_divergence(case.strategy, java["indexAfter"], seen, probes)
     if found is None:
         return None
     problem, divergence_class, raised = found
@@ -249,34 +251,42 @@ def _index_problem(case: BalancerCase, run: str, java: Mapping[str, Any], seen: 
     return Mismatch(case.id, run, len(case.steps), problem, divergence_class, raised, seen)
 
 
-def index_divergence(family: str, want: int, seen: Mapping[str, Any]) -> tuple[str | None, str, BaseException | None] | None:
+def index_divergence(family: str, want: int, seen: Mapping[str, Any],
+                     probes: Callable[[], list[Any] | None] | None = None) -> tuple[str | None, str, BaseException | None] | None:
     """(problem, class, raised) when the index that ``seen``'s steps left is not Java's ``want``
-    as the probe takes of :mod:`.probes` tell it; ``None`` when they answer as Java's index
-    does, whatever number the balancer stores. A balancer that cannot be probed (no
-    ``update()``) is judged by its number, which must be Java's ``int`` exactly (problem
-    ``None``: :func:`counter_drift` says it)."""
-    probes = seen.get("probes")
-    if probes is None:
-        return None if seen["indexAfter"] == want else (None, COUNTER_DRIFT, None)
+    as far as a later take can tell; ``None`` when it is.
+
+    The number read back after the steps, Java's ``int`` exactly, passes. Any other number is
+    judged by the probe takes of :mod:`.probes` (``seen["probes"]``, or ``probes()`` asks for
+    them): equal takes pass, whatever number the balancer stores; the first take that differs
+    is the divergence. The probes judge the counter only: a balancer that cannot be probed (no
+    ``update()``, or an update to a probe route it answers unlike Java) is judged by its number
+    (problem ``None``: :func:`counter_drift` says it), as the probes were never asked."""
+    if seen["indexAfter"] == want:
+        return None
+    found = seen.get("probes")
+    if found is None and probes is not None:
+        found = probes()
     steps = probe_steps(family)
-    if len(probes) != len(steps):
-        return f"{len(probes)} outcomes for {len(steps)} probe steps", FAULT, None
-    for k, (step, java, got) in enumerate(zip(steps, java_probes(family, want), probes)):
+    if found is None or len(found) != len(steps):
+        return None, COUNTER_DRIFT, None
+    javas = java_probes(family, want)
+    if any(step["op"] == "update" and _differs(java, got, range(SIZES[k // 2])) is not None
+           for k, (step, java, got) in enumerate(zip(steps, javas, found))):
+        return None, COUNTER_DRIFT, None  # the probe routes themselves are not taken as Java's: no verdict from them
+    for k, (java, got) in enumerate(zip(javas, found)):
         differs = _differs(java, got, range(SIZES[k // 2]))
         if differs is not None:
-            what = f"{'the update to' if step['op'] == 'update' else 'the take on'} {SIZES[k // 2]} queues"
-            problem = (f"probe {k // 2 + 1} of {len(SIZES)} after the steps, {what}: {_shown(got)}, Java's {_shown(java)}; "
-                       + _index_note(java_int(want + len(SIZES)), seen["indexAfter"], seen.get("offset", 0)))
+            problem = (f"probe {k // 2 + 1} of {len(SIZES)} after the steps, the take on {SIZES[k // 2]} queues: {_shown(got)}, "
+                       f"Java's {_shown(java)}; " + _index_note(want, seen["indexAfter"], seen.get("offset", 0)))
             return problem, COUNTER_DRIFT if differs == WRONG_QUEUES else differs, got.get("raised")
     return None
 
 
 def _index_note(want: int, index: int, offset: int) -> str:
-    """The index read back after the probes (``want``: Java's), shown beside a probe's divergence."""
+    """The index read back after the steps (``want``: Java's), shown beside a probe's divergence."""
     own = f" (its {index + offset} less its offset {offset})" if offset else ""
-    if index == want:
-        return f"after the probes the index reads back as Java's, {want}"
-    return f"after the probes the index reads back {index}{own}, Java's {want}"
+    return f"after the steps the index reads back {index}{own}, Java's {want}"
 
 
 def counter_drift(java: Mapping[str, Any], index: int, offset: int = 0) -> str:

@@ -7,9 +7,10 @@ Declared in ``schemas/protocol-group-*.schema.json`` and ``protocol-balance-*``:
     {"cmd": "balance", "id", "strategy", "route", "index", "steps"}
         -> {"id", "filtered", "outcomes": [per step], "indexAfter"} | {"id", "error", "message"}
 
-A balancer's answers depend on every step before, so a whole case travels in one request, its
-steps followed by the probe takes of :mod:`.probes` (an update and a take each, played as any
-step: the harness does not know them apart), and the harness answers in the observation vocabulary of :mod:`.play`, which compares. The suite's
+A balancer's answers depend on every step before, so a whole case travels in one request, and
+when the index it reads back after the steps is not Java's, once more with the probe takes of
+:mod:`.probes` after them (an update and a take each, played as any step: the harness does not
+know them apart), and the harness answers in the observation vocabulary of :mod:`.play`, which compares. The suite's
 side is :func:`ask`; the built-in harness's side is :func:`serve`.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
@@ -51,12 +52,13 @@ def ask_groups(harness: Harness, groups: list[str], queues: int) -> list[dict[st
     return [_observed_error(item) if "error" in item else dict(item) for item in answers]
 
 
-def ask(harness: Harness, case: Any, offset: int = 0) -> dict[str, Any]:
+def ask(harness: Harness, case: Any, offset: int = 0, probe: bool = False) -> dict[str, Any]:
     """What the harness observed of ``case``, in :func:`~.play.observe`'s vocabulary (its index
-    started at Java's plus ``offset``, and read back less it)."""
+    started at Java's plus ``offset``, and read back less it); with ``probe``, the probe takes of
+    :mod:`.probes` after the steps too (the index then reads back after them)."""
     if isinstance(case, GroupCase):
         return ask_groups(harness, [case.group], case.queues)[0]
-    probes = probe_steps(case.strategy)
+    probes = probe_steps(case.strategy) if probe else ()
     answer = harness.request(
         {"cmd": "balance", "strategy": case.strategy, "route": list(case.route), "index": java_int(case.index + offset),
          "steps": [*case.steps, *probes]},
@@ -70,9 +72,10 @@ def ask(harness: Harness, case: Any, offset: int = 0) -> dict[str, Any]:
     if len(answer["outcomes"]) != len(case.steps) + len(probes):
         harness.fault_in_flight(f"gave {len(answer['outcomes'])} outcomes for {len(case.steps) + len(probes)} steps")
     outcomes = [_observed_error(item) if "error" in item else item for item in answer["outcomes"]]
-    # the index after the probes, read back less the offset: shown, not judged
-    return {"filtered": answer["filtered"], "outcomes": outcomes[: len(case.steps)], "probes": outcomes[len(case.steps):],
+    # with probes, the index reads back after them: the probes judge it
+    seen = {"filtered": answer["filtered"], "outcomes": outcomes[: len(case.steps)],
             "indexAfter": answer["indexAfter"] - offset, "offset": offset}
+    return {**seen, "probes": outcomes[len(case.steps):]} if probe else seen
 
 
 # -- the built-in harness's side -----------------------------------------------------
