@@ -1,8 +1,9 @@
 """The probe takes that judge a balancer's index after a case's steps by what it leads to.
 
 Java never reads its ``AtomicInteger`` except through a take, so the index a balancer keeps is
-judged by the takes it leads to, not by the number it stores: after the steps, the balancer
-is updated to a probe route of ``n`` queues (one master broker, all ``READ_WRITE``; an update
+judged by the takes it leads to, not by the number it stores: an index that reads back as
+Java's after the steps passes, and for any other number the balancer (a harness: asked the
+case again with these steps after its own) is updated to a probe route of ``n`` queues (one master broker, all ``READ_WRITE``; an update
 shares the index, as Java's does) and takes one queue, for each ``n`` of :data:`SIZES` in
 turn; the reference port does the same from Java's index after the steps. Equal answers pass,
 whatever either side stores (a harness whose ``int`` increments before it reads, and so
