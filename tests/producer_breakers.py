@@ -162,4 +162,5 @@ GENERATED_BREAKERS = {
     "PenaltyOneMsLate": ("5.3.3", 1),
     "PenaltyOffByOne": ("5.3.3", 1),
     "WorstIndexNoWrap": ("4.9.8", 1),
+    "WorstIndexUnmasked": ("4.9.8", 1),
 }
