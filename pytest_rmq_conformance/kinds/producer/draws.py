@@ -297,7 +297,7 @@ def _hash_args() -> SearchStrategy[dict[str, Any] | None]:
 
 
 #: the arguments of :func:`fixed_selector_cases`: the hash selector's every boundary
-_FIXED_ARGS = (
+_FIXED_ARGS: tuple[dict[str, Any], ...] = (
     *({"type": "string", "value": text} for text in (*MIN_VALUE_STRINGS, "", "\U0001f600", "\uff21")),
     *({"type": "integer", "value": n} for n in (INT_MIN, INT_MAX, 0, -1)),
     *({"type": "long", "value": n} for n in (LONG_MIN, LONG_MAX, 2**31, -(2**31) - 1)),
