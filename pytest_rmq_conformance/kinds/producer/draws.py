@@ -15,7 +15,10 @@ names beyond ASCII (:data:`TRAP_BROKERS`, a name above the surrogates and one be
 always among them: Java sorts them by UTF-16 code units, Python's ``str`` by code points); a
 trace may carry up to two *penalty edges* (:func:`penalty_edges`: an update, the clock moved to
 the penalty's last millisecond, selects, one millisecond more, selects again); counters start
-near both ends of the int, ``whichItemWorst`` near its top.
+near both ends of the int, ``whichItemWorst`` near its top. Draws reach them by chance; so that a
+known class of bug is caught in every run, each is also a fixed trace (:func:`boundary_traces`,
+asked first whatever the seed), and each boundary argument of the hash selector a fixed call
+(:func:`fixed_selector_cases`).
 
 :func:`selector_cases` draws the calls of one selector: an argument of every type the hash
 selector reads (strings whose ``hashCode`` is ``Integer.MIN_VALUE`` among them) or a
