@@ -75,6 +75,7 @@ def test_a_check_whose_time_runs_out_is_not_run_never_passed_and_says_how_many_e
     result = suite.runpytest(*Q, node, "--rmq-strategy=flaky:Sluggish", "--rmq-check-time=0.3", f"--rmq-results={out}")
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) == 0 and outcomes["skipped"] == 1
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # a run whose check did not run is not green
     reason = (r"test_invariant_of_a_group\[coverage\] ran out of time: checked \d+ of 40 examples of AVG in its 0.3 s; "
               r"raise the budget with --rmq-check-time \(ini rmq_check_time\)")
     result.stdout.re_match_lines([r"not run: 1 test\(s\), test_invariant_of_a_group\[coverage\]: " + reason])  # the summary
@@ -110,7 +111,7 @@ def test_a_starved_generator_is_classed_not_run_in_the_summary_and_the_results(p
     """)
     out = tmp_path / "results.jsonl"
     result = pytester.runpytest(*Q, "--rmq-strategy=AVG", "--rmq-checks=golden", "test_starved.py", f"--rmq-results={out}")
-    assert result.parseoutcomes().get("passed", 0) == 0
+    assert result.parseoutcomes().get("passed", 0) == 0 and result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["not run: 1 test(s), test_starved: test_starved failed hypothesis health check filter_too_much: *"])
     (line,) = [line for line in results_of(out) if line["test"].endswith("::test_starved")]
     assert line["verdict"] == "not-run" and line["cause"].startswith("not run: test_starved failed hypothesis health check filter_too_much: ")
