@@ -8,7 +8,7 @@ that steps once too often, a penalty that ends a millisecond early. ``BREAKERS``
 
 from __future__ import annotations
 
-from pytest_rmq_conformance.javalang import INT_MAX, java_hash_code
+from pytest_rmq_conformance.javalang import INT_MAX, java_hash_code, java_int
 from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash
 from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
 from pytest_rmq_conformance.producer.latency import LatencyFaultToleranceImpl
@@ -117,6 +117,36 @@ class WorstIndexNoWrap(MQFaultStrategy):
         self.latency_fault_tolerance.which_item_worst = _NoWrap(version=version)
 
 
+class _Unbounded(ThreadLocalIndex):
+    """A counter kept as an unbounded int and read as is (a C ``size_t``, which never goes
+    negative, so no mask seemed needed); its stored value shown as Java's int, so that only
+    the picks it leads to tell it apart."""
+
+    def increment_and_get(self):
+        if self._stored is None or self._stored < INT_MAX:
+            return super().increment_and_get()
+        self._stored += 1
+        return self._stored
+
+    @property
+    def stored(self):
+        return None if self._stored is None else java_int(self._stored)
+
+    @stored.setter
+    def stored(self, value):
+        self._stored = None if value is None else java_int(value)
+
+
+class WorstIndexUnmasked(MQFaultStrategy):
+    """4.x's ``whichItemWorst`` past ``Integer.MAX_VALUE`` as an unbounded int read as is: 2**31
+    where Java reads 0, another fallback broker where half the fault table (3 of 6 or 7
+    penalised brokers) does not divide 2**31."""
+
+    def __init__(self, *, clock=None, version="4.9.8"):
+        super().__init__(clock=clock, version=version)
+        self.latency_fault_tolerance.which_item_worst = _Unbounded(version=version)
+
+
 BREAKERS = {
     "PythonModulo": ("SELECTOR_HASH", "5.3.3", "wrong-queues"),
     "PlainAbs": ("SELECTOR_HASH", "4.7.1", "error-behaviour"),
@@ -132,4 +162,5 @@ GENERATED_BREAKERS = {
     "PenaltyOneMsLate": ("5.3.3", 1),
     "PenaltyOffByOne": ("5.3.3", 1),
     "WorstIndexNoWrap": ("4.9.8", 1),
+    "WorstIndexUnmasked": ("4.9.8", 1),
 }

@@ -1,7 +1,11 @@
 """The sort check on generated lists: a harness that orders queue ids without Java's int overflow
-sorts every golden case as Java did, and only the generated lists with ids far apart show it."""
+sorts every golden case as Java did, and only the generated lists with ids far apart show it; a
+harness that orders names by code point is rejected whatever the seed (a fixed list of names Java
+orders unlike Python is asked in every run)."""
 
 import sys
+
+import pytest
 
 from pytest_rmq_conformance.javalang import java_string_key
 from pytest_rmq_conformance.model import java_sorted_queues
@@ -30,6 +34,25 @@ class NaturalSort(harness.Server):
 
 
 harness.Server = NaturalSort
+harness.main(["AVG"])
+'''
+
+
+#: the built-in harness, except that it sorts client ids by Python's code points, not Java's UTF-16 units
+CODE_POINT_SORT = '''
+import json
+from pytest_rmq_conformance import harness
+
+
+class CodePointSort(harness.Server):
+    def answer(self, line):
+        request, answer = json.loads(line), super().answer(line)
+        if request.get("cmd") == "sort" and request["cidAll"] is not None:
+            answer["cidAll"] = sorted(request["cidAll"])
+        return answer
+
+
+harness.Server = CodePointSort
 harness.main(["AVG"])
 '''
 
@@ -68,3 +91,12 @@ def test_javas_own_sort_passes_the_generated_sort_check(pytester):
     result = pytester.runpytest(*Q, spec, "--rmq-checks=sort", "--rmq-case=pub-AVG-000*")
     assert result.ret == 0, result.stdout.str()
     result.stdout.no_fnmatch_line("*test_sort_generated*SKIPPED*")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_sort_by_code_point_is_rejected_whatever_the_seed(pytester, seed):
+    pytester.makepyfile(code_point_sort=CODE_POINT_SORT)
+    spec = f"--rmq-strategy=exec:{sys.executable} code_point_sort.py"
+    result = pytester.runpytest(*Q, spec, "--rmq-checks=sort", "--rmq-case=pub-AVG-0001*", f"--rmq-seed={seed}")
+    assert result.ret == 1, result.stdout.str()
+    result.stdout.fnmatch_lines(["*the harness sorts a generated list unlike Java", "*cidAll: the orders part at position *"])

@@ -161,6 +161,8 @@ def _generated(subject: Subject, name: str) -> dict[str, Any]:
         return {"status": "not-implemented", "reason": f"not implemented: {exc}"}
     except HarnessGaveUp as exc:
         return {"status": "not-run", "reason": str(exc)}
+    if result.not_run is not None:  # out of time, or a starved generator: no verdict either way
+        return {"status": "not-run", "reason": result.not_run}
     if result.report is None:
         return {"status": "pass"}
     return {

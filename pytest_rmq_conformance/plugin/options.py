@@ -165,7 +165,8 @@ def add_options(parser) -> None:
         type=float,
         metavar="SECONDS",
         help="time a generated check may spend drawing examples (default: 60 for the quick profile, 900 for "
-        "thorough); when it runs out, the check passes on the examples it tried and a warning says how many. "
+        "thorough); when it runs out, the check is not run (never passed), and the summary says how many of how "
+        "many examples it tried. "
         "Also: env RMQ_CHECK_TIME, ini rmq_check_time.",
     )
     group.addoption(

@@ -8,9 +8,10 @@
     rmq_class       a failing golden case: how bad it is (``engine.divergence``: wrong-queues, fault,
                     error-behaviour); a failing generated check: property, nondeterministic, hang, harness-fault,
                     fault; a skipped test: not-run (the harness was given up before it was asked, or
-                    answered some calls notRun)
+                    answered some calls notRun; a generated check ran out of time or failed a
+                    hypothesis health check)
     rmq_shrinking   a failing generated check: completed, cut-short or not-shrunk
-    rmq_note        a generated check that passed on fewer examples than asked for: why
+    rmq_note        a generated check that did not run to its end: how many examples it checked
     rmq_suite_faults  a generated check that left out draws the reference port fails: their count
     rmq_declined    a not-run golden case whose calls the harness answered notRun (a limit it declares)
     rmq_family      (set at collection) the family of the golden case a golden or sort test checks
@@ -32,13 +33,8 @@ __all__ = [
     "skip_not_run",
     "run_generated",
     "user_traceback",
-    "RmqBudgetWarning",
     "RmqSuiteFaultWarning",
 ]
-
-
-class RmqBudgetWarning(UserWarning):
-    """A generated check ran out of time and passed on fewer examples than its profile asks for."""
 
 
 class RmqSuiteFaultWarning(pytest.PytestWarning):
@@ -114,8 +110,9 @@ def user_traceback(exc: BaseException, config) -> str | None:
 
 def skip_not_run(request, reason: str, *, declined: bool = False) -> None:
     """Skip the running test as *not run*: the harness was given up before it could be asked, or
-    did not make some of its calls (``declined``: it answered them ``notRun``, a limit it declares).
-    A test not run for any other reason fails the run (:mod:`~pytest_rmq_conformance.plugin.judged`)."""
+    did not make some of its calls (``declined``: it answered them ``notRun``, a limit it declares), or
+    a generated check did not run to its end (out of time, a failed health check). A test not run for
+    any reason but ``declined`` fails the run (:mod:`~pytest_rmq_conformance.plugin.judged`)."""
     _properties(request, **{"class": "not-run", "cause": reason, "declined": declined or None})
     pytest.skip(reason)
 
@@ -144,7 +141,9 @@ def run_generated(
     """Check ``body`` over the hypothesis ``examples`` for the running test; fail it with the
     report and the replay line when an example breaks the check. Draws the ``reference`` body
     (the same check on the reference port) fails are left out, each a warning that names the
-    check, the draw and the seed; a check that could check no draw at all is skipped."""
+    check, the draw and the seed; a check that could check no draw at all is skipped. A check
+    that did not run to its end (its ``--rmq-check-time`` ran out, or its generator failed a
+    hypothesis health check) is *not run*, never passed: how many examples it tried is no verdict."""
     from pytest_rmq_conformance.engine.generated.generation import check_examples
     from pytest_rmq_conformance.engine.protocol.client import HarnessGaveUp, Unsupported
 
@@ -157,12 +156,12 @@ def run_generated(
         skip_not_run(request, str(exc))
     if result.excluded:
         _suite_faults(request, result)
-    if result.note is not None:
-        _properties(request, note=result.note)
-        warnings.warn(RmqBudgetWarning(f"{request.node.name}: {result.note}"), stacklevel=2)
     if result.report is not None:
         found = {"divergence": result.divergence, "shrinking": result.shrinking, "class": result.cause}
         fail_generated(request, conformance, result.report, **found)
+    if result.not_run is not None:
+        _properties(request, note=result.note)
+        skip_not_run(request, f"not run: {request.node.name} {result.not_run}")
 
 
 def _suite_faults(request, result) -> None:

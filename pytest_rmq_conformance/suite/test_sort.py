@@ -1,7 +1,8 @@
 """The rebalance sort: a client sorts ``mqAll`` and ``cidAll`` before it calls its strategy, and
 the order decides every share. Each golden case's inputs, sorted by the harness, against what
 Java's ``Collections.sort`` gave (``javaSorted``); then generated lists, queue ids at both ends
-of Java's int range among them, against Java's sort as ``java_sorted_queues`` reproduces it:
+of Java's int range and names Java orders unlike Python among them (fixed lists of both asked in
+every run), against Java's sort as ``java_sorted_queues`` reproduces it:
 ``MessageQueue.compareTo`` subtracts queue ids in int arithmetic, which overflows for ids far
 apart, so Java's order is not the ids' order there (and its sort may throw). Checked for
 harnesses that serve ``sort``."""
@@ -18,7 +19,7 @@ from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessG
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted_strings
 from pytest_rmq_conformance.kinds.allocation.cases import ILLEGAL_ARGUMENT, JavaError
 from pytest_rmq_conformance.kinds.allocation.family import KIND
-from pytest_rmq_conformance.kinds.allocation.groups import client_ids
+from pytest_rmq_conformance.kinds.allocation.groups import ORDER_TRAPS, client_ids
 from pytest_rmq_conformance.kinds.allocation.protocol import sort
 from pytest_rmq_conformance.kinds.allocation.reports import short_queues
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
@@ -173,4 +174,7 @@ def test_sort_generated(rmq_conformance, request):
             )
 
     explicit: list[tuple[list[MessageQueue], list[str]]] = [(queues, []) for queues in FIXED_LISTS]
+    # names Java orders unlike Python, in Python's order: Java's sort must move them, every run
+    traps = sorted(ORDER_TRAPS)
+    explicit.append(([MessageQueue("TopicTest", broker, 0) for broker in traps], [f"10.0.0.1@{name}" for name in traps]))
     run_generated(request, rmq_conformance, _lists(), body, explicit=explicit)

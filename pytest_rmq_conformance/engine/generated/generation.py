@@ -10,8 +10,9 @@ answers some call otherwise the second time
 *nondeterministic*, with the two answers, and nothing is shrunk. Otherwise
 hypothesis shrinks the example within ``Settings.shrink_time`` seconds;
 when they run out, the smallest failing example found so far is reported.
-Drawing examples stops after ``Settings.check_time`` seconds: the check then
-passes on the examples it tried, and says how many. A strategy that hangs
+Drawing examples stops after ``Settings.check_time`` seconds: the check then did
+not run (``CheckResult.not_run`` says how many of how many examples it tried, and
+which option raises the budget), and is never a pass. A strategy that hangs
 ends the check at once (no shrinking). A strategy whose constructor raises for a drawn
 configuration that Java's accepts fails the check with one report naming the
 configuration and the exception (the example is shrunk like any other); where
@@ -20,11 +21,18 @@ Java's constructor refuses the configuration too, the example does not count. Wi
 is held against the strategy; a draw the port fails too does not count either: it is a fault of
 the suite, kept in ``CheckResult.suite_faults``.
 
+Hypothesis's health checks that catch starved generation stay on (:data:`HEALTH_CHECKS`): a
+generator that filters out most of its draws, or whose draws overrun hypothesis's buffer, or
+whose simplest example is already large. The generators are the suite's, not the strategy's:
+when one fails, the check did not run (``not_run`` names the health check), it neither passes
+on the few examples it managed nor fails the strategy.
+
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -33,7 +41,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, example, given, reject, seed
 from hypothesis import settings as hypothesis_settings
-from hypothesis.errors import Flaky, HypothesisWarning, Unsatisfiable, UnsatisfiedAssumption
+from hypothesis.errors import FailedHealthCheck, Flaky, HypothesisWarning, Unsatisfiable, UnsatisfiedAssumption
 from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.generated.budgets import OutOfTime, deadline
@@ -46,12 +54,18 @@ from pytest_rmq_conformance.engine.running.nondeterminism import Difference, fir
 from pytest_rmq_conformance.engine.running.timeouts import StrategyFault
 from pytest_rmq_conformance.engine.settings import PROFILES, check_seconds, profile_examples
 
-__all__ = ["PROFILES", "PropertyFailure", "CheckResult", "profile_examples", "check_examples"]
+__all__ = ["PROFILES", "PropertyFailure", "CheckResult", "profile_examples", "check_examples", "HEALTH_CHECKS"]
 
 #: causes of a failed check (``CheckResult.cause``)
 PROPERTY, NONDETERMINISTIC, HANG, HARNESS, FAULT = "property", "nondeterministic", "hang", "harness-fault", "fault"
 #: how far shrinking went (``CheckResult.shrinking``)
 COMPLETED, CUT_SHORT, NOT_SHRUNK = "completed", "cut-short", "not-shrunk"
+#: the hypothesis health checks a generated check keeps: those that catch starved generation
+#: (most draws filtered out, draws too large for hypothesis's buffer, a large simplest example).
+#: ``too_slow`` is left out: the check's own budget (``--rmq-check-time``) already bounds drawing
+#: and asking together, and a second, fixed clock on the first draws would judge the machine's
+#: load; the others are about test functions, which a check is not.
+HEALTH_CHECKS = (HealthCheck.filter_too_much, HealthCheck.data_too_large, HealthCheck.large_base_example)
 
 
 class PropertyFailure(AssertionError):
@@ -67,7 +81,8 @@ class CheckResult:
     shrinking: str | None = None  # COMPLETED, CUT_SHORT or NOT_SHRUNK, for a failure
     divergence: str | None = None  # the first thing the report shows going wrong
     tried: int = 0  # examples asked
-    note: str | None = None  # a pass on fewer examples than the profile's: why
+    note: str | None = None  # a check that checked fewer examples than the profile's: how many
+    not_run: str | None = None  # why the check did not run to its end, after its name ("ran out of time: ...")
     suite_faults: tuple[str, ...] = ()  # draws the reference port fails (left out): the first few in full
     excluded: int = 0  # how many distinct draws were left out for that
 
@@ -90,7 +105,7 @@ def _settings(max_examples: int, shrink: bool):
         print_blob=False,
         report_multiple_bugs=False,
         phases=phases,
-        suppress_health_check=list(HealthCheck),
+        suppress_health_check=[check for check in HealthCheck if check not in HEALTH_CHECKS],
     )
 
 
@@ -307,16 +322,14 @@ def _check(subject, examples, body, max_examples, shrink, explicit, reference, f
             return _failed(str(run.smallest), run, shrink, cut=True)
         if stop.phase == "shrinking" and run.error is not None:
             raise run.error from None  # never a pass for a check that broke
-        note = (
-            f"checked {run.tried} of {count} examples: the check's {check_time:g} s ran out "
-            "(--rmq-check-time); the strategy is slow, and the verdict covers those examples only"
-        )
-        return CheckResult(tried=run.tried, note=note)
+        return _out_of_time(subject, run, count, check_time)
+    except FailedHealthCheck as failed:
+        return _starved(subject, run, failed)
     except Unsatisfiable:  # every draw was left out: the property checked nothing
         if not faults:
             raise
-        note = f"no draw was checked: the reference port fails all {len(faults)} drawn (a fault of the suite)"
-        return CheckResult(tried=run.tried, note=note)
+        why = f"no draw was checked: the reference port fails all {len(faults)} drawn (a fault of the suite)"
+        return CheckResult(tried=run.tried, note=f"checked {run.tried} examples", not_run=why)
     except _Nondeterministic as stop:
         report = _nondeterministic_report(subject.name, stop)
         difference = stop.difference
@@ -345,6 +358,28 @@ def _check(subject, examples, body, max_examples, shrink, explicit, reference, f
         )
         return CheckResult(report, NONDETERMINISTIC, NOT_SHRUNK, _divergence(what), run.tried)
     return CheckResult(tried=run.tried)
+
+
+def _out_of_time(subject, run: _Run, count: int, check_time: float) -> CheckResult:
+    """A check whose drawing time ran out: not run, whatever the examples it tried showed (a
+    verdict on some of them is not the verdict the run promises)."""
+    note = f"checked {run.tried} of {count} examples"
+    why = (f"ran out of time: {note} of {subject.name} in its {check_time:g} s; "
+           "raise the budget with --rmq-check-time (ini rmq_check_time)")
+    return CheckResult(tried=run.tried, note=note, not_run=why)
+
+
+def _starved(subject, run: _Run, failed: FailedHealthCheck) -> CheckResult:
+    """A check whose generator failed one of :data:`HEALTH_CHECKS`: not run, naming the health
+    check. The generator is the suite's, so a starved one is no fault of the strategy (no
+    failure); nor is a verdict on the few examples it did yield the verdict the run promises
+    (no pass)."""
+    message = str(failed)
+    named = re.search(r"HealthCheck\.(\w+)", message)
+    first = next((line.strip() for line in message.splitlines() if line.strip()), "")
+    why = (f"failed hypothesis health check {named.group(1) if named else '(unnamed)'}: {first} "
+           f"({run.tried} example(s) asked of {subject.name}; the suite's generator is starved, a fault of the suite)")
+    return CheckResult(tried=run.tried, note=f"checked {run.tried} examples", not_run=why)
 
 
 def _failed(report: str, run: _Run, shrink: bool, took: str = "", cut: bool = False) -> CheckResult:

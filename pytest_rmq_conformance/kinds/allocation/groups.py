@@ -52,8 +52,10 @@ __all__ = [
     "plans",
     "ring_trap_groups",
     "room_trap_groups",
+    "order_trap_groups",
     "edge_config_groups",
     "OVERFLOWING",
+    "ORDER_TRAPS",
 ]
 
 MAX_QUEUES = 1024
@@ -287,6 +289,35 @@ def edge_config_groups(family: str) -> list[Scenario]:
     return [Scenario(family, dict(params), "group", queues, clients) for params in family_record(family).edge_params]
 
 
+#: names Java (UTF-16 code units) orders unlike Python (code points): above the surrogates against
+#: beyond the BMP, with Latin-1, CJK and ASCII between
+ORDER_TRAPS = ("b-\ue000", "b-\U0001f600", "\uff21", "\U0001f600", "b-\U00010400", "b-\ufb01", "b-é", "b-中", "broker-a")
+
+
+def order_trap_groups(family: str) -> list[Scenario]:
+    """Fixed groups, asked whatever the seed, at the boundaries the draws aim at: client ids,
+    broker names, a topic and a consumer group that Java orders unlike Python, in Java's order
+    (for a family that needs machine rooms, each name in room IDC1 or IDC2); and queue ids at
+    both ends of Java's int, near one end (in order) and spread over both, where ``compareTo``
+    overflows (given as drawn: Java's sort may throw on them)."""
+    record = family_record(family)
+    room = (lambda n, name: f"IDC{1 + n % 2}@{name}") if record.needs_rooms else (lambda n, name: name)
+    brokers = [room(n, name) for n, name in enumerate(ORDER_TRAPS)]
+    clients = tuple(java_sorted_strings(room(n, f"10.0.0.1@{name}") for n, name in enumerate(ORDER_TRAPS)))
+    unicode = tuple(java_sorted_queues(MessageQueue(topic, broker, q) for topic in ("TopicTest", "t-\U0001f600")
+                                       for broker in brokers for q in range(2)))
+    groups = [Scenario(family, dict(record.default_params(unicode)), "g-\uff21\U0001f600", unicode, clients)]
+    few = clients[:3]
+    for ids in ([INT_MAX - 3 + q for q in range(4)], [INT_MIN + q for q in range(4)], [_queue_id(OVERFLOWING, q) for q in range(6)]):
+        queues = [MessageQueue("TopicTest", broker, queue_id) for broker in brokers[:2] for queue_id in ids]
+        try:
+            queues = java_sorted_queues(queues)
+        except ValueError:  # Java's sort throws on these ids: no client passes them sorted
+            pass
+        groups.append(Scenario(family, dict(record.default_params(queues)), "group", tuple(queues), few))
+    return groups
+
+
 def room_trap_groups(family: str) -> list[Scenario]:
     """A fixed group for a family whose brokers need machine rooms (none for others), so that
     every seed sees broker names ending in the separator: ``IDC1@broker-a@`` is in room IDC1
@@ -419,12 +450,12 @@ class Groups:
 
     def explicit(self) -> list:
         """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`,
-        :func:`~.groups.room_trap_groups`, :func:`~.groups.edge_config_groups`), for checks that
-        compare with the reference."""
+        :func:`~.groups.room_trap_groups`, :func:`~.groups.order_trap_groups`,
+        :func:`~.groups.edge_config_groups`), for checks that compare with the reference."""
         family, fixed = self.subject.family, self.subject.fixed_params()
         if family is None:
             return []
-        groups = ring_trap_groups(family) + room_trap_groups(family)
+        groups = ring_trap_groups(family) + room_trap_groups(family) + order_trap_groups(family)
         if fixed is None:  # an instance keeps its own configuration: no edges to ask
             groups += edge_config_groups(family)
         return groups if fixed is None else [replace(group, params=fixed) for group in groups]

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase
 
-__all__ = ["GroupBatch", "group_batches", "balancer_cases", "index_cases", "fixed_takes", "FIXED_GROUPS", "GENERATED"]
+__all__ = ["GroupBatch", "group_batches", "balancer_cases", "index_cases", "fixed_cases", "fixed_takes", "FIXED_GROUPS", "GENERATED"]
 
 GENERATED = "generated"
 
@@ -33,9 +33,15 @@ class GroupBatch:
     queues: int
 
 
-#: groups every seed asks first: the empty group, SipHash's block boundaries, a lone surrogate,
-#: a surrogate pair, NUL
-FIXED_GROUPS = ("", "a" * 7, "a" * 8, "a" * 9, "order-1", "\ud800", "\ud83d\ude00", "\x00", "\udc00\ud800", "é" * 4)
+#: groups every seed asks first: the empty group; every length in bytes next to SipHash's block
+#: edges (7, 8, 9, 15, 16 and 17 UTF-8 bytes) in ASCII, in two- three- and four-byte characters
+#: and across them; lone surrogates (Java writes each as ``?``, one byte: ``"a" * 15 + "\ud800"``
+#: is 16 bytes in Java, 18 for a port that passes surrogates through), a surrogate pair, NUL
+FIXED_GROUPS = (
+    "", "a" * 7, "a" * 8, "a" * 9, "a" * 15, "a" * 16, "a" * 17, "order-1", "\ud800", "\ud83d\ude00", "\x00", "\udc00\ud800",
+    "é" * 4, "é" * 8, "a" + "é" * 8, "中" * 5, "a" + "中" * 5, "\U0001f600" * 4, "a" * 7 + "\U0001f600" * 2, "a" * 15 + "\ud800",
+    "a" * 6 + "\ud800" * 3, "\udfff" * 16,
+)
 
 _TEXT = st.text(st.characters(exclude_categories=()), max_size=40)  # surrogates (Cs) included
 _GROUPS = st.one_of(_TEXT, st.builds(lambda n: f"order-{n}", st.integers(0, 10**6)), st.sampled_from(FIXED_GROUPS))
@@ -139,6 +145,29 @@ def index_cases(draw: Any, family: str, near_the_end: bool) -> BalancerCase:
         index = draw(st.one_of(st.integers(INT_MIN, INT_MAX - steps), st.integers(INT_MIN, INT_MIN + 11), st.integers(-12, 12)))
     return BalancerCase(id=GENERATED, strategy=family, params={}, category=GENERATED, flags=(), expect=(),
                         route=tuple(route), index=index, steps=(take,) * steps)
+
+
+def fixed_cases(family: str) -> tuple[BalancerCase, ...]:
+    """Cases every seed asks first: a route of three kept queues (so that a wrap of the int
+    changes the queue: 2**32 is no multiple of 3), a slave and a read- or write-only queue, and
+    takes from both ends of the int (``Integer.MAX_VALUE - 1``, ``MAX_VALUE``, ``MIN_VALUE``,
+    -1) across them; for a publisher, counts of 1 to 3 and an excluded broker, then a message
+    group from :data:`FIXED_GROUPS` asked between the takes."""
+    def broker(name: str, broker_id: int, host: str) -> dict[str, Any]:
+        return {"name": name, "id": broker_id, "endpoints": {"scheme": "IPv4", "addresses": [[host, 8081]]}}
+
+    a, b, c = broker("broker-a", 0, "10.0.0.1"), broker("broker-b", 0, "10.0.0.2"), broker("broker-c", 0, "10.0.1.1")
+    slave = broker("broker-a", 1, "10.0.0.3")
+    route = ({"queueId": 0, "permission": "READ_WRITE", "broker": a}, {"queueId": 0, "permission": "READ_WRITE", "broker": slave},
+             {"queueId": 0, "permission": "READ_WRITE", "broker": b}, {"queueId": 1, "permission": "READ" if family != "SUBSCRIBE_ROUND_ROBIN" else "WRITE", "broker": b},
+             {"queueId": 0, "permission": "READ_WRITE", "broker": c})
+    if family == "SUBSCRIBE_ROUND_ROBIN":
+        steps: tuple[dict[str, Any], ...] = ({"op": "take"},) * 5
+    else:
+        steps = ({"op": "take", "excluded": [], "count": 1}, {"op": "take", "excluded": [a["endpoints"]], "count": 2},
+                 {"op": "group", "group": "a" * 16}, {"op": "take", "excluded": [], "count": 3}, {"op": "take", "excluded": [], "count": 1})
+    return tuple(BalancerCase(id=GENERATED, strategy=family, params={}, category=GENERATED, flags=(), expect=(),
+                              route=route, index=index, steps=steps) for index in (INT_MAX - 1, INT_MAX, INT_MIN, -1))
 
 
 def fixed_takes(family: str) -> tuple[BalancerCase, ...]:

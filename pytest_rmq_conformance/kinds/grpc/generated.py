@@ -38,6 +38,7 @@ from pytest_rmq_conformance.kinds.grpc.draws import (
     GENERATED,
     GroupBatch,
     balancer_cases,
+    fixed_cases,
     fixed_takes,
     group_batches,
     index_cases,
@@ -206,7 +207,7 @@ def reference_check(subject: Any) -> GeneratedCheck | str:
         details = [line.strip() for line in balancer_lines(case, case.expect[0], mismatch)]
         raise PropertyFailure(format_generated(headline, details, _case_summary(case), _case_data(case), noun="case"))
 
-    return GeneratedCheck(balancer_cases(family), balancer_body, classify=lambda: found[0] if found else None)
+    return GeneratedCheck(balancer_cases(family), balancer_body, explicit=fixed_cases(family), classify=lambda: found[0] if found else None)
 
 
 # -- invariants ------------------------------------------------------------------------

@@ -15,7 +15,10 @@ names beyond ASCII (:data:`TRAP_BROKERS`, a name above the surrogates and one be
 always among them: Java sorts them by UTF-16 code units, Python's ``str`` by code points); a
 trace may carry up to two *penalty edges* (:func:`penalty_edges`: an update, the clock moved to
 the penalty's last millisecond, selects, one millisecond more, selects again); counters start
-near both ends of the int, ``whichItemWorst`` near its top.
+near both ends of the int, ``whichItemWorst`` near its top. Draws reach them by chance; so that a
+known class of bug is caught in every run, each is also a fixed trace (:func:`boundary_traces`,
+asked first whatever the seed), and each boundary argument of the hash selector a fixed call
+(:func:`fixed_selector_cases`).
 
 :func:`selector_cases` draws the calls of one selector: an argument of every type the hash
 selector reads (strings whose ``hashCode`` is ``Integer.MIN_VALUE`` among them) or a
@@ -26,6 +29,7 @@ Internal: import the public names from ``pytest_rmq_conformance``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -36,7 +40,7 @@ from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
 from pytest_rmq_conformance.producer.counter import producer_release
 from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
 
-__all__ = ["traces", "fixed_traces", "selector_cases", "broker_names", "penalty_edges", "MIN_VALUE_STRINGS", "TRAP_BROKERS"]
+__all__ = ["traces", "fixed_traces", "boundary_traces", "selector_cases", "fixed_selector_cases", "broker_names", "penalty_edges", "MIN_VALUE_STRINGS", "TRAP_BROKERS"]
 
 #: strings whose Java ``hashCode()`` is ``Integer.MIN_VALUE``
 MIN_VALUE_STRINGS = ("polygenelubricants", "GydZG_", "DESIGNING WORKHOUSES")
@@ -202,10 +206,16 @@ def _land_on_edges(params: dict[str, Any], version: str, edges: list[list[dict[s
         advance["ms"] = max((penalty(params, version, priced) or 0) - 1, 0)
 
 
-def _fixed(name: str, latency_on: bool, steps: list[dict[str, Any]]) -> TraceCase:
-    """A trace over brokers A, B and C of two queues each, the counter at 10."""
-    route = {"queueDatas": [[b, 2, 6] for b in "ABC"], "brokerDatas": [[b, [0]] for b in "ABC"], "orderTopicConf": None}
-    initial = {"clockMs": 1_000_000, "sendIndex": 10, "sendIndexSeed": 1, "worstIndex": 0, "worstIndexSeed": 1}
+def _plain_route(brokers: Sequence[str]) -> dict[str, Any]:
+    """A route of ``brokers``, two writable queues each on a master, in the order given."""
+    return {"queueDatas": [[b, 2, 6] for b in brokers], "brokerDatas": [[b, [0]] for b in brokers], "orderTopicConf": None}
+
+
+def _fixed(name: str, latency_on: bool, steps: list[dict[str, Any]], *, brokers: Sequence[str] = "ABC",
+           send_index: int = 10, worst_index: int = 0) -> TraceCase:
+    """A trace over ``brokers`` (A, B and C) of two queues each, the counter at ``send_index`` (10)."""
+    route = _plain_route(brokers)
+    initial = {"clockMs": 1_000_000, "sendIndex": send_index, "sendIndexSeed": 1, "worstIndex": worst_index, "worstIndexSeed": 1}
     params = {"sendLatencyFaultEnable": latency_on, "latencyMax": None, "notAvailableDuration": None}
     return TraceCase(
         id=f"fixed-{name}", strategy="FAULT_STRATEGY", params=params, category="fixed", flags=(), expect=(),
@@ -221,10 +231,11 @@ def _update(broker: str, latency: int, isolation: bool = False, reachable: bool 
     return {"op": "update", "broker": broker, "latency": latency, "isolation": isolation, "reachable": reachable}
 
 
-def fixed_traces() -> list[TraceCase]:
+def fixed_traces(version: str) -> list[TraceCase]:
     """Traces every seed asks first: the situation each property of spec §11 is about, met
     head-on (a retry after a failure, every broker but one penalised, a quick success after a
-    long penalty, ...), so that a strategy breaking one is caught whatever the draws."""
+    long penalty, ...), and each boundary the draws aim at (:func:`boundary_traces`), so that a
+    strategy breaking one is caught whatever the draws."""
     return [
         _fixed("retry", False, _select("A") + [{"op": "tp_select", "lastBroker": "B"}] * 3 + [_update("A", 700)]),
         _fixed("penalised", True, [_update("A", 600), *_select(), _update("B", 601), *_select()]),
@@ -233,7 +244,48 @@ def fixed_traces() -> list[TraceCase]:
                                      *_select(None, 6), *_select("B", 3)]),
         _fixed("penalty-kept", True, [_update("A", 16000), _update("B", 10, isolation=True), _update("A", 11),
                                       {"op": "advance", "ms": 1999}, _update("B", 12), *_select()]),
+        *boundary_traces(version),
     ]
+
+
+def boundary_traces(version: str) -> list[TraceCase]:
+    """One trace per boundary the draws aim at, asked whatever the seed: routes whose broker
+    names Java orders unlike Python (the first route and a refreshed one, ``TRAP_BROKERS`` in
+    an order that is neither Java's nor Python's), a penalty's last and first millisecond (by
+    latency and by isolation, alone and with every other broker isolated first), the send
+    counter across the top of the int and (4.9.8 on, where Java reaches it) from its bottom,
+    and 4.x's ``whichItemWorst`` across the top, with six brokers penalised (it picks among
+    half of them, three: 2**31, a counter that did not wrap, picks otherwise)."""
+    major = producer_release(version)[0]
+    trap = [*TRAP_BROKERS[3:], *TRAP_BROKERS[:3]]  # beyond the BMP first: sorted by neither order
+    refreshed = _plain_route(["broker-a", "b-\U00010400", "b-\uff21", "\uff21", "b-\ue000"])
+    traces = [
+        _fixed("unicode-route", False, [*_select(None, 6), {"op": "route", "route": refreshed, "sendIndex": 3, "sendIndexSeed": 1},
+                                        *_select(None, 6)], brokers=trap),
+    ]
+    least = LATENCY_MAX[major][2]  # the first latency the release's tables penalise
+    for name, update, isolated in (("latency", _update("A", least), False), ("isolation", _update("A", 20, isolation=True), False),
+                                   ("latency-alone", _update("A", least + 1), True)):
+        priced = ISOLATION_LATENCY[major] if update["isolation"] else update["latency"]
+        last = NOT_AVAILABLE_DURATION[major][_table_row(LATENCY_MAX[major], priced)] - 1
+        # the others isolated a millisecond apart: no two fault items compare equal (see traces)
+        others = [_update("B", 30, isolation=True), {"op": "advance", "ms": 1}, _update("C", 31, isolation=True)] if isolated else []
+        steps = [*others, update, {"op": "advance", "ms": last}, *_select(None, 6), {"op": "advance", "ms": 1}, *_select(None, 6)]
+        traces.append(_fixed(f"penalty-edge-{name}", True, steps))
+    traces.append(_fixed("counter-top", False, [*_select(None, 4), *_select("A", 2), {"op": "set_index", "value": INT_MAX},
+                                                *_select(None, 3)], send_index=INT_MAX - 2))
+    if producer_release(version) >= (4, 9, 8):
+        traces.append(_fixed("counter-bottom", False, [*_select(None, 4), {"op": "set_index", "value": -1}, *_select(None, 3)],
+                             send_index=INT_MIN))
+    if major == 4:
+        worst = [_update(broker, 16000 + n) for n, broker in enumerate("ABCDEF")]
+        traces.append(_fixed("worst-top", True, [*worst, *_select(None, 6)], brokers="ABCDEF", worst_index=INT_MAX - 2))
+    return traces
+
+
+def _table_row(limits: Sequence[int], latency: int) -> int:
+    """The row of a release's tables ``latency`` falls in (the last limit it reaches)."""
+    return max(i for i, limit in enumerate(limits) if latency >= limit)
 
 
 def _hash_args() -> SearchStrategy[dict[str, Any] | None]:
@@ -245,6 +297,31 @@ def _hash_args() -> SearchStrategy[dict[str, Any] | None]:
         st.integers(INT_MIN, INT_MAX).map(lambda n: {"type": "hashCode", "value": n}),
         st.just({"type": "null"}),
     )
+
+
+#: the arguments of :func:`fixed_selector_cases`: the hash selector's every boundary
+_FIXED_ARGS: tuple[dict[str, Any], ...] = (
+    *({"type": "string", "value": text} for text in (*MIN_VALUE_STRINGS, "", "\U0001f600", "\uff21")),
+    *({"type": "integer", "value": n} for n in (INT_MIN, INT_MAX, 0, -1)),
+    *({"type": "long", "value": n} for n in (LONG_MIN, LONG_MAX, 2**31, -(2**31) - 1)),
+    *({"type": "hashCode", "value": n} for n in (INT_MIN, INT_MAX, -1)),
+    {"type": "null"},
+)
+_FIXED_COUNTS = (1, 2, 3, 7, 16, 1024)
+
+
+def fixed_selector_cases(family: str) -> list[SelectorCase]:
+    """Selector calls every seed asks first: for the hash selector, each argument at a boundary
+    the draws aim at (strings whose ``hashCode`` is ``Integer.MIN_VALUE``, both ends of the int
+    and the long, a ``hashCode`` of ``Integer.MIN_VALUE``, null); for the random selector, seeds
+    at both ends of the long. Each over the list lengths the draws favour."""
+    def case(params: dict[str, Any], arg: dict[str, Any] | None) -> SelectorCase:
+        return SelectorCase(id="fixed", strategy=family, params=params, category="fixed", flags=(), expect=(),
+                            queue_counts=_FIXED_COUNTS, arg=arg)
+
+    if family == "SELECTOR_RANDOM":
+        return [case({"seed": seed}, None) for seed in (LONG_MIN, LONG_MAX, 0, -1)]
+    return [case({}, dict(arg)) for arg in _FIXED_ARGS]
 
 
 @st.composite

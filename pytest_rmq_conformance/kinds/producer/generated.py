@@ -32,7 +32,7 @@ from pytest_rmq_conformance.engine.kinds import GeneratedCheck
 from pytest_rmq_conformance.engine.running.timeouts import time_limits
 from pytest_rmq_conformance.kinds.producer.cases import Answers, SelectorCase, TraceCase
 from pytest_rmq_conformance.kinds.producer.declared import latency_fault_tolerance, turns_latency_on
-from pytest_rmq_conformance.kinds.producer.draws import fixed_traces, selector_cases, traces
+from pytest_rmq_conformance.kinds.producer.draws import fixed_selector_cases, fixed_traces, selector_cases, traces
 from pytest_rmq_conformance.kinds.producer.invariants import selector_violations, trace_violations
 from pytest_rmq_conformance.kinds.producer.properties import PROPERTIES, SELECTOR_PROPERTIES, TRACE_PROPERTIES
 from pytest_rmq_conformance.kinds.producer.trace import Fault, observe_selector, observe_trace
@@ -184,12 +184,12 @@ def _examples(subject: Any, shape: str) -> Any:
     return selector_cases(subject.family or "SELECTOR_HASH")
 
 
-def _fixed(subject: Any, shape: str) -> list[TraceCase]:
-    """The fixed traces every seed asks first: those that never turn latency on, for a strategy
-    without latency fault tolerance."""
+def _fixed(subject: Any, shape: str) -> list[TraceCase] | list[SelectorCase]:
+    """The fixed traces or selector calls every seed asks first (traces: those that never turn
+    latency on, for a strategy without latency fault tolerance)."""
     if shape != "trace":
-        return []
-    fixed = fixed_traces()
+        return fixed_selector_cases(subject.family or "SELECTOR_HASH")
+    fixed = fixed_traces(subject.settings.version)
     return fixed if latency_fault_tolerance(subject) else [case for case in fixed if not turns_latency_on(case)]
 
 
