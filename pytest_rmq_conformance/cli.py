@@ -19,7 +19,7 @@ import difflib
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_gold
 from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
+from pytest_rmq_conformance.releases import parse_release, release_problem
 
 __all__ = ["main", "parser"]
 
@@ -34,8 +35,24 @@ __all__ = ["main", "parser"]
 ALLOCATION = "allocation"
 
 
+def _release_problems(option: str, releases: Sequence[str], covered: Iterable[str]) -> list[str]:
+    """Why each of ``releases`` (given as ``option``) cannot be judged: the rule ``pytest`` holds
+    ``--rmq-reference-version`` to (:func:`~pytest_rmq_conformance.releases.release_problem`)."""
+    covered = list(covered)
+    return [f"{option} {release}: {problem}" for release in releases if (problem := release_problem(release, covered)) is not None]
+
+
+def _shipped_releases() -> list[str]:
+    """The releases the shipped golden vectors cover (read from the manifest alone)."""
+    return sorted({run.rocketmq for run in load_golden(strategies=()).runs.values()}, key=parse_release)
+
+
 def _replay(args: argparse.Namespace) -> int:
     golden = load_golden(args.golden)
+    problems = _release_problems("--release", args.release or (), (run.rocketmq for run in golden.runs.values()))
+    if problems:
+        print(f"rmq-conformance replay: error: {'; '.join(problems)}", file=sys.stderr)
+        return 2
     runs = [run for run in golden.runs.values() if not args.release or run.rocketmq in args.release]
     strategies = args.strategy or sorted(ports(ALLOCATION))
     calls: Counter = Counter()
@@ -276,8 +293,10 @@ def _allocation_space(args: argparse.Namespace, version: str):
     reference version; a ValueError names the option at fault."""
     from pytest_rmq_conformance.pipeline.checks import parse_range
     from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
-    from pytest_rmq_conformance.releases import parse_release
 
+    problems = _release_problems("--reference-version", [version], _shipped_releases())
+    if problems:
+        raise ValueError(problems[0])
     space = SweepSpace(
         queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
         consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
@@ -285,7 +304,6 @@ def _allocation_space(args: argparse.Namespace, version: str):
         seed=args.seed or 0,
         count=1000 if args.scenarios is None else args.scenarios,
     )
-    parse_release(version)
     return space
 
 
@@ -507,12 +525,11 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
 def _matrix(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix, load_problems
     from pytest_rmq_conformance.matrix.render import write_matrix
-    from pytest_rmq_conformance.releases import parse_release
 
-    shipped = sorted({run.rocketmq for run in load_golden().runs.values()}, key=parse_release)
+    shipped = _shipped_releases()
     releases = args.release or shipped
     checks = [part.strip() for part in args.checks.split(",") if part.strip()]
-    problems = [f"--release {r}: no golden vectors (they cover {', '.join(shipped)})" for r in releases if r not in shipped]
+    problems = _release_problems("--release", releases, shipped)
     problems += [f"--checks {c}: not one of {', '.join(CHECKS)}" for c in checks if c not in CHECKS]
     if args.examples is not None and args.examples < 1:
         problems.append("--examples must be at least 1")
