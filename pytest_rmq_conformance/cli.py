@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import os
 import sys
 from collections import Counter
@@ -217,6 +218,9 @@ MODE_NAMES = {
 
 
 def _sweep(args: argparse.Namespace) -> int:
+    missing = sweep_extra_problem()
+    if missing is not None:
+        return _sweep_error(missing)
     if args.producer and args.groups is not None:
         return _sweep_error("--producer and --groups are two different sweeps: choose one")
     if args.mix and args.producer:
@@ -279,8 +283,32 @@ def _spark_problem(master: str) -> int | None:
     return 3
 
 
-#: what a sweep without the sweep extra's packages is told
-SWEEP_EXTRA = "install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'"
+#: the modules of the sweep extra (pyproject.toml's ``sweep``), and the Python its PySpark needs
+SWEEP_MODULES = ("pyspark", "pyarrow", "pandas", "numpy", "matplotlib")
+SWEEP_PYTHON = (3, 11)
+#: how the sweep extra is installed, from a clone (the package is on no index yet)
+SWEEP_EXTRA = "pip install '.[sweep]' in a clone of pytest-rmq-conformance"
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a broken install, or a module blocked in sys.modules
+        return False
+
+
+def sweep_extra_problem(python: tuple[int, ...] = tuple(sys.version_info)) -> str | None:
+    """Why the sweep cannot run here, in one line naming the extra and the Python it needs:
+    a module of the sweep extra is missing (on Python 3.10 the extra installs without PySpark)."""
+    missing = [name for name in SWEEP_MODULES if not _importable(name)]
+    if not missing:
+        return None
+    newer = ".".join(map(str, SWEEP_PYTHON))
+    needs = f"the sweep needs the sweep extra on Python {newer} or newer"
+    if python[:2] < SWEEP_PYTHON:
+        this = ".".join(map(str, python[:2]))
+        return f"{needs} (this is Python {this}, where the extra installs without PySpark): with Python {newer}+, {SWEEP_EXTRA}"
+    return f"{needs} ({', '.join(missing)} not installed): {SWEEP_EXTRA}"
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
@@ -332,7 +360,7 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
     try:
         from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return error(f"{exc}; {SWEEP_EXTRA}")
+        return error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
     _importable_here()
     timeout = _timeout(args)
     problems = _load_problems(args.strategy or (), version, timeout)
@@ -417,7 +445,7 @@ def _producer_sweep(args: argparse.Namespace) -> int:
     try:
         from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.producer.strategies import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -442,7 +470,7 @@ def _group_sweep(args: argparse.Namespace) -> int:
     try:
         from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -474,7 +502,7 @@ def _mix_sweep(args: argparse.Namespace) -> int:
     try:
         from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
@@ -503,7 +531,7 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
     try:
         from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
     from pytest_rmq_conformance.pipeline.mix.groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
@@ -604,8 +632,9 @@ def _parser() -> argparse.ArgumentParser:
         "control) under the fault strategy of RocketMQ 4.7.1, 4.9.8 and 5.3.3 with sendLatencyFaultEnable "
         "off and on, and each --strategy (a fault strategy): the share of sends that go to the degraded broker, retries, failures, and the time until "
         "it gets traffic after recovery. Writes DIR/results (Parquet), "
-        "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra: "
-        "pip install 'pytest-rmq-conformance[sweep]' (PySpark, Java 17).",
+        "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra "
+        "(PySpark, on Python 3.11 or newer) and Java 17: pip install '.[sweep]' in a clone of this project "
+        "(once it is released on PyPI: pip install 'pytest-rmq-conformance[sweep]').",
     )
     sweep.add_argument(
         "--producer", action="store_true",
