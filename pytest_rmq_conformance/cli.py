@@ -1,7 +1,7 @@
 """``rmq-conformance``: the command line of pytest-rmq-conformance.
 
-    rmq-conformance replay                      replay every golden vector against the reference ports
-    rmq-conformance golden check [DIR]          validate a golden directory
+    rmq-conformance replay                      replay the consumer allocation vectors against the reference ports
+    rmq-conformance golden check [DIR]          validate a golden directory (default: every kind's shipped vectors)
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
@@ -86,7 +86,10 @@ def _replay(args: argparse.Namespace) -> int:
     for line in examples:
         print(f"  differs: {line}")
     if not cases:
-        print("nothing replayed: no case matches the selection", file=sys.stderr)
+        others = sorted({case.strategy for case in golden.cases} - set(ports(ALLOCATION)))
+        why = (f": {golden.directory} holds {', '.join(others)}, which replay does not cover "
+               f"(pytest --rmq-strategy={others[0]} --rmq-checks=golden replays a family's reference port)") if others else ""
+        print(f"nothing replayed: no case matches the selection{why}", file=sys.stderr)
         return 2
     if not total_failed:
         print("the reference ports reproduce every answer")
@@ -96,11 +99,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _golden_check(args: argparse.Namespace) -> int:
-    golden = load_golden(args.directory, validate=True)
-    per_run = Counter(run for case in golden.cases for run in case.runs)
-    print(f"{golden.directory}: {len(golden.cases)} valid cases")
-    for run, count in sorted(per_run.items()):
-        print(f"  {run}: {count} cases")
+    """Validate ``args.directory``, or, without one, the shipped vectors of every kind."""
+    shipped = [None, *(directory for kind in all_kinds() for directory in kind.golden_dirs)]
+    for directory in [args.directory] if args.directory is not None else shipped:
+        golden = load_golden(directory, validate=True)
+        per_run = Counter(run for case in golden.cases for run in case.runs)
+        families = ", ".join(dict.fromkeys(case.strategy for case in golden.cases))
+        print(f"{golden.directory}: {len(golden.cases)} valid cases" + (f" of {families}" if families else ""))
+        for run, count in sorted(per_run.items()):
+            print(f"  {run}: {count} cases")
     return 0
 
 
@@ -593,10 +600,12 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser(
         "replay",
-        help="replay the golden vectors against the built-in reference ports",
-        description="Replay every golden vector (what the Java strategies answered) against the "
-        "reference ports and print, per run and strategy, how many cases and how many calls (one "
-        "per caller a case tries) answer differently.",
+        help="replay the consumer allocation vectors against the built-in reference ports",
+        description="Replay every golden vector of consumer allocation (what the Java strategies "
+        f"{', '.join(sorted(ports(ALLOCATION)))} answered) against the reference ports and print, per run "
+        "and strategy, how many cases and how many calls (one per caller a case tries) answer "
+        "differently. The producer and gRPC vectors are replayed by pytest: "
+        "pytest --rmq-strategy=FAMILY --rmq-checks=golden with a family's name runs its reference port.",
     )
     replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
     replay.add_argument(
@@ -607,8 +616,13 @@ def _parser() -> argparse.ArgumentParser:
 
     golden = commands.add_parser("golden", help="check or rebuild golden data")
     golden_commands = golden.add_subparsers(dest="golden_command", required=True, metavar="ACTION")
-    check = golden_commands.add_parser("check", help="validate a golden directory against its schemas")
-    check.add_argument("directory", nargs="?", type=Path, help="default: the shipped golden data")
+    check = golden_commands.add_parser(
+        "check", help="validate a golden directory against its schemas (default: the shipped vectors of every kind)"
+    )
+    check.add_argument(
+        "directory", nargs="?", type=Path,
+        help="default: every kind's shipped golden data (consumer allocation, producer, gRPC)",
+    )
     check.set_defaults(handler=_golden_check)
     build = golden_commands.add_parser(
         "import",
