@@ -304,7 +304,7 @@ def _importable(name: str) -> bool:
         return False
 
 
-def sweep_extra_problem(python: tuple[int, ...] = tuple(sys.version_info)) -> str | None:
+def sweep_extra_problem(python: tuple[int, ...] = sys.version_info[:3]) -> str | None:
     """Why the sweep cannot run here, in one line naming the extra and the Python it needs:
     a module of the sweep extra is missing (on Python 3.10 the extra installs without PySpark)."""
     missing = [name for name in SWEEP_MODULES if not _importable(name)]
