@@ -225,9 +225,6 @@ MODE_NAMES = {
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    missing = sweep_extra_problem()
-    if missing is not None:
-        return _sweep_error(missing)
     if args.producer and args.groups is not None:
         return _sweep_error("--producer and --groups are two different sweeps: choose one")
     if args.mix and args.producer:
@@ -364,10 +361,10 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
     _importable_here()
     timeout = _timeout(args)
     problems = _load_problems(args.strategy or (), version, timeout)
@@ -449,10 +446,10 @@ def _producer_sweep(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
     from pytest_rmq_conformance.pipeline.producer.strategies import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -474,10 +471,10 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
     from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -506,10 +503,10 @@ def _mix_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
@@ -535,10 +532,10 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; install the sweep extra: {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     from pytest_rmq_conformance.pipeline.mix.groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 

@@ -8,27 +8,40 @@ import pytest
 
 from pytest_rmq_conformance.cli import main, sweep_extra_problem
 
-#: every mode of the sweep, as its flags select it
+#: every mode of the sweep, as its flags select it, on a small space should it start after all
 MODES = {
-    "allocation": [],
-    "producer": ["--producer"],
-    "groups": ["--groups", "10"],
-    "mix": ["--mix", "--strategy", "AVG"],
-    "mix-groups": ["--mix", "--groups", "10", "--strategy", "GROUP_HASH"],
+    "allocation": ["--scenarios", "1", "--queues", "1:2"],
+    "producer": ["--producer", "--scenarios", "1", "--queues", "1:2"],
+    "groups": ["--groups", "10", "--queues", "1:2"],
+    "mix": ["--mix", "--strategy", "AVG", "--scenarios", "1", "--queues", "1:2"],
+    "mix-groups": ["--mix", "--groups", "10", "--strategy", "GROUP_HASH", "--queues", "1:2"],
 }
-SMALL = ["--scenarios", "1", "--queues", "1:2", "--quiet"]  # should the sweep start after all
+#: the modules of the sweep extra: none of them installed
+EXTRA = ("pyspark", "pyarrow", "pandas", "numpy", "matplotlib")
 
 
 @pytest.mark.parametrize("mode", list(MODES))
-def test_every_mode_without_pyspark_says_which_extra_in_one_line(mode, monkeypatch, capsys, tmp_path):
-    monkeypatch.setitem(sys.modules, "pyspark", None)  # as if not installed: `import pyspark` raises
-    assert main(["sweep", *MODES[mode], *SMALL, "--out", str(tmp_path / "out")]) == 2
+def test_every_mode_without_the_extra_says_which_extra_in_one_line(mode, monkeypatch, capsys, tmp_path):
+    for name in EXTRA:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed: `import pyspark` raises
+    assert main(["sweep", *MODES[mode], "--quiet", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert err.splitlines() == [
-        "rmq-conformance sweep: error: the sweep needs the sweep extra on Python 3.11 or newer (pyspark not installed): "
-        "pip install '.[sweep]' in a clone of pytest-rmq-conformance"
+        "rmq-conformance sweep: error: the sweep needs the sweep extra on Python 3.11 or newer "
+        "(pyspark, pyarrow, pandas, numpy, matplotlib not installed): pip install '.[sweep]' in a clone of pytest-rmq-conformance"
     ]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_every_mode_without_pyspark_alone_names_it(mode, monkeypatch, capsys, tmp_path):
+    """What `pip install '.[sweep]'` leaves on Python 3.10: everything but PySpark."""
+    monkeypatch.setitem(sys.modules, "pyspark", None)
+    assert main(["sweep", *MODES[mode], "--quiet", "--out", str(tmp_path / "out")]) == 2
+    if sys.version_info < (3, 11):
+        assert "(this is Python 3.10, where the extra installs without PySpark)" in capsys.readouterr().err
+    else:
+        assert "(pyspark not installed): pip install '.[sweep]' in a clone" in capsys.readouterr().err
 
 
 def test_on_python_3_10_it_says_the_extra_leaves_pyspark_out(monkeypatch):
@@ -55,7 +68,7 @@ BLOCKED = "import sys; sys.modules['pyspark'] = None; from pytest_rmq_conformanc
 
 def test_the_console_command_prints_no_traceback(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-c", BLOCKED, "sweep", *SMALL, "--out", "out"], cwd=tmp_path, capture_output=True, text=True,
+        [sys.executable, "-c", BLOCKED, "sweep", *MODES["allocation"], "--out", "out"], cwd=tmp_path, capture_output=True, text=True,
         timeout=300,
     )
     assert result.returncode == 2, result.stderr[-2000:]
