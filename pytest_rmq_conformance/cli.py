@@ -506,8 +506,8 @@ def _mix_sweep(args: argparse.Namespace) -> int:
     missing = sweep_extra_problem()  # once the options are known good, before anything starts
     if missing is not None:
         return _sweep_error(missing)
-    from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()
@@ -535,8 +535,8 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
     missing = sweep_extra_problem()  # once the options are known good, before anything starts
     if missing is not None:
         return _sweep_error(missing)
-    from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     from pytest_rmq_conformance.pipeline.mix.groups import group_entries
+    from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()
