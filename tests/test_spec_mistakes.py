@@ -4,6 +4,7 @@ execute bit. Each is a usage error (exit 4) in one line that says what to write 
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,9 +82,16 @@ def test_a_folder_is_told_to_name_the_program_in_it(here):
     )
 
 
-def test_a_program_on_path_or_given_by_its_path_is_let_through(here):
-    """No advice where the command is right: the harness starts (and here says hello)."""
-    result = here.runpytest("-p", "no:cacheprovider", f"--rmq-strategy=exec:{sys.executable} -m pytest_rmq_conformance.harness AVG",
+@pytest.mark.parametrize("by", ["path", "name on PATH"])
+def test_a_program_on_path_or_given_by_its_path_is_let_through(here, monkeypatch, by):
+    """No advice where the command is right: the harness starts (and here says hello), even with a
+    folder of the program's name in the current folder (a shell would run the one on PATH)."""
+    python = Path(sys.executable)
+    if by == "name on PATH":
+        monkeypatch.setenv("PATH", f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        (here.path / python.name).mkdir()
+    program = str(python) if by == "path" else python.name
+    result = here.runpytest("-p", "no:cacheprovider", f"--rmq-strategy=exec:{program} -m pytest_rmq_conformance.harness AVG",
                             "--rmq-checks=golden", "--rmq-case=pub-AVG-0001-published-example")
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:] + result.stderr.str()
 

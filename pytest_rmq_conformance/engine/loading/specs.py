@@ -131,17 +131,22 @@ def _program_problem(command: str) -> str | None:
         return f"{EXEC}{shlex.join([*words, *args])}"
 
     def run_it(named: str) -> str:
-        return f"{written(*runner.split(), named)}" if runner else f"{written('<interpreter>', named)} (the program that runs it)"
+        return written(*runner.split(), named) if runner else f"{written('<interpreter>', named)} (the program that runs it)"
 
+    if "/" not in program and shutil.which(program) is not None:
+        return None  # on PATH: what a shell would run
     if path.is_dir():
-        inside = sorted(entry.name for entry in path.iterdir() if entry.is_file() and os.access(entry, os.X_OK))
+        try:
+            inside = sorted(entry.name for entry in path.iterdir() if entry.is_file() and os.access(entry, os.X_OK))
+        except OSError:  # a folder it may not read
+            inside = []
         local = program if "/" in program else f"./{program}"
         chosen = f"{local.rstrip('/')}/{inside[0]}" if inside else f"{local.rstrip('/')}/PROGRAM"
         found = f" (it holds {', '.join(inside[:3])})" if inside else " (it holds no executable file yet: build it first)"
         return f"{program} is a folder, not a program{found}: name the harness program in it, {written(chosen)}"
     if "/" not in program:
-        if shutil.which(program) is not None or not path.is_file():
-            return None  # on PATH, or nowhere: starting it says which
+        if not path.is_file():
+            return None  # nowhere: starting it says so
         looks = f"exec: looks {program} up on PATH, as a shell does, not in the current folder"
         if os.access(path, os.X_OK):
             return f"{looks}: write {written(f'./{program}')}, or {run_it(program)}"
