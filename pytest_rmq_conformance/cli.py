@@ -1,7 +1,7 @@
 """``rmq-conformance``: the command line of pytest-rmq-conformance.
 
-    rmq-conformance replay                      replay every golden vector against the reference ports
-    rmq-conformance golden check [DIR]          validate a golden directory
+    rmq-conformance replay                      replay the consumer allocation vectors against the reference ports
+    rmq-conformance golden check [DIR]          validate a golden directory (default: every kind's shipped vectors)
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_gold
 from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
+from pytest_rmq_conformance.releases import parse_release, release_problem
 
 __all__ = ["main", "parser"]
 
@@ -34,8 +36,24 @@ __all__ = ["main", "parser"]
 ALLOCATION = "allocation"
 
 
+def _release_problems(option: str, releases: Sequence[str], covered: Iterable[str]) -> list[str]:
+    """Why each of ``releases`` (given as ``option``) cannot be judged: the rule ``pytest`` holds
+    ``--rmq-reference-version`` to (:func:`~pytest_rmq_conformance.releases.release_problem`)."""
+    covered = list(covered)
+    return [f"{option} {release}: {problem}" for release in releases if (problem := release_problem(release, covered)) is not None]
+
+
+def _shipped_releases() -> list[str]:
+    """The releases the shipped golden vectors cover (read from the manifest alone)."""
+    return sorted({run.rocketmq for run in load_golden(strategies=()).runs.values()}, key=parse_release)
+
+
 def _replay(args: argparse.Namespace) -> int:
     golden = load_golden(args.golden)
+    problems = _release_problems("--release", args.release or (), (run.rocketmq for run in golden.runs.values()))
+    if problems:
+        print(f"rmq-conformance replay: error: {'; '.join(problems)}", file=sys.stderr)
+        return 2
     runs = [run for run in golden.runs.values() if not args.release or run.rocketmq in args.release]
     strategies = args.strategy or sorted(ports(ALLOCATION))
     calls: Counter = Counter()
@@ -68,7 +86,10 @@ def _replay(args: argparse.Namespace) -> int:
     for line in examples:
         print(f"  differs: {line}")
     if not cases:
-        print("nothing replayed: no case matches the selection", file=sys.stderr)
+        others = sorted({case.strategy for case in golden.cases} - set(ports(ALLOCATION)))
+        why = (f": {golden.directory} holds {', '.join(others)}, which replay does not cover "
+               f"(pytest --rmq-strategy={others[0]} --rmq-checks=golden replays a family's reference port)") if others else ""
+        print(f"nothing replayed: no case matches the selection{why}", file=sys.stderr)
         return 2
     if not total_failed:
         print("the reference ports reproduce every answer")
@@ -78,11 +99,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _golden_check(args: argparse.Namespace) -> int:
-    golden = load_golden(args.directory, validate=True)
-    per_run = Counter(run for case in golden.cases for run in case.runs)
-    print(f"{golden.directory}: {len(golden.cases)} valid cases")
-    for run, count in sorted(per_run.items()):
-        print(f"  {run}: {count} cases")
+    """Validate ``args.directory``, or, without one, the shipped vectors of every kind."""
+    shipped = [None, *(directory for kind in all_kinds() for directory in kind.golden_dirs)]
+    for directory in [args.directory] if args.directory is not None else shipped:
+        golden = load_golden(directory, validate=True)
+        per_run = Counter(run for case in golden.cases for run in case.runs)
+        families = ", ".join(dict.fromkeys(case.strategy for case in golden.cases))
+        print(f"{golden.directory}: {len(golden.cases)} valid cases" + (f" of {families}" if families else ""))
+        for run, count in sorted(per_run.items()):
+            print(f"  {run}: {count} cases")
     return 0
 
 
@@ -262,8 +287,32 @@ def _spark_problem(master: str) -> int | None:
     return 3
 
 
-#: what a sweep without the sweep extra's packages is told
-SWEEP_EXTRA = "install the sweep extra: pip install 'pytest-rmq-conformance[sweep]'"
+#: the modules of the sweep extra (pyproject.toml's ``sweep``), and the Python its PySpark needs
+SWEEP_MODULES = ("pyspark", "pyarrow", "pandas", "numpy", "matplotlib")
+SWEEP_PYTHON = (3, 11)
+#: how the sweep extra is installed, from a clone (the package is on no index yet)
+SWEEP_EXTRA = "pip install '.[sweep]' in a clone of pytest-rmq-conformance"
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a broken install, or a module blocked in sys.modules
+        return False
+
+
+def sweep_extra_problem(python: tuple[int, ...] = sys.version_info[:3]) -> str | None:
+    """Why the sweep cannot run here, in one line naming the extra and the Python it needs:
+    a module of the sweep extra is missing (on Python 3.10 the extra installs without PySpark)."""
+    missing = [name for name in SWEEP_MODULES if not _importable(name)]
+    if not missing:
+        return None
+    newer = ".".join(map(str, SWEEP_PYTHON))
+    needs = f"the sweep needs the sweep extra on Python {newer} or newer"
+    if python[:2] < SWEEP_PYTHON:
+        this = ".".join(map(str, python[:2]))
+        return f"{needs} (this is Python {this}, where the extra installs without PySpark): with Python {newer}+, {SWEEP_EXTRA}"
+    return f"{needs} ({', '.join(missing)} not installed): {SWEEP_EXTRA}"
 
 
 def _timeout(args: argparse.Namespace) -> float | None:
@@ -276,8 +325,10 @@ def _allocation_space(args: argparse.Namespace, version: str):
     reference version; a ValueError names the option at fault."""
     from pytest_rmq_conformance.pipeline.checks import parse_range
     from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
-    from pytest_rmq_conformance.releases import parse_release
 
+    problems = _release_problems("--reference-version", [version], _shipped_releases())
+    if problems:
+        raise ValueError(problems[0])
     space = SweepSpace(
         queues=parse_range(args.queues or "1:1024", "--queues", 1, 100000),
         consumers=parse_range(args.consumers or "1:100", "--consumers", 1, 10000),
@@ -285,7 +336,6 @@ def _allocation_space(args: argparse.Namespace, version: str):
         seed=args.seed or 0,
         count=1000 if args.scenarios is None else args.scenarios,
     )
-    parse_release(version)
     return space
 
 
@@ -311,10 +361,10 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return error(f"{exc}; {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
     _importable_here()
     timeout = _timeout(args)
     problems = _load_problems(args.strategy or (), version, timeout)
@@ -396,10 +446,10 @@ def _producer_sweep(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
     from pytest_rmq_conformance.pipeline.producer.strategies import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -421,10 +471,10 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
+    from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
     from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
@@ -453,11 +503,11 @@ def _mix_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()
@@ -482,11 +532,11 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    try:
-        from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        return _sweep_error(f"{exc}; {SWEEP_EXTRA}")
+    missing = sweep_extra_problem()  # once the options are known good, before anything starts
+    if missing is not None:
+        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.mix.groups import group_entries
+    from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()
@@ -507,12 +557,11 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
 def _matrix(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.matrix.cells import CHECKS, build_matrix, load_problems
     from pytest_rmq_conformance.matrix.render import write_matrix
-    from pytest_rmq_conformance.releases import parse_release
 
-    shipped = sorted({run.rocketmq for run in load_golden().runs.values()}, key=parse_release)
+    shipped = _shipped_releases()
     releases = args.release or shipped
     checks = [part.strip() for part in args.checks.split(",") if part.strip()]
-    problems = [f"--release {r}: no golden vectors (they cover {', '.join(shipped)})" for r in releases if r not in shipped]
+    problems = _release_problems("--release", releases, shipped)
     problems += [f"--checks {c}: not one of {', '.join(CHECKS)}" for c in checks if c not in CHECKS]
     if args.examples is not None and args.examples < 1:
         problems.append("--examples must be at least 1")
@@ -548,10 +597,12 @@ def _parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser(
         "replay",
-        help="replay the golden vectors against the built-in reference ports",
-        description="Replay every golden vector (what the Java strategies answered) against the "
-        "reference ports and print, per run and strategy, how many cases and how many calls (one "
-        "per caller a case tries) answer differently.",
+        help="replay the consumer allocation vectors against the built-in reference ports",
+        description="Replay every golden vector of consumer allocation (what the Java strategies "
+        f"{', '.join(sorted(ports(ALLOCATION)))} answered) against the reference ports and print, per run "
+        "and strategy, how many cases and how many calls (one per caller a case tries) answer "
+        "differently. The producer and gRPC vectors are replayed by pytest: "
+        "pytest --rmq-strategy=FAMILY --rmq-checks=golden with a family's name runs its reference port.",
     )
     replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
     replay.add_argument(
@@ -562,8 +613,13 @@ def _parser() -> argparse.ArgumentParser:
 
     golden = commands.add_parser("golden", help="check or rebuild golden data")
     golden_commands = golden.add_subparsers(dest="golden_command", required=True, metavar="ACTION")
-    check = golden_commands.add_parser("check", help="validate a golden directory against its schemas")
-    check.add_argument("directory", nargs="?", type=Path, help="default: the shipped golden data")
+    check = golden_commands.add_parser(
+        "check", help="validate a golden directory against its schemas (default: the shipped vectors of every kind)"
+    )
+    check.add_argument(
+        "directory", nargs="?", type=Path,
+        help="default: every kind's shipped golden data (consumer allocation, producer, gRPC)",
+    )
     check.set_defaults(handler=_golden_check)
     build = golden_commands.add_parser(
         "import",
@@ -587,8 +643,9 @@ def _parser() -> argparse.ArgumentParser:
         "control) under the fault strategy of RocketMQ 4.7.1, 4.9.8 and 5.3.3 with sendLatencyFaultEnable "
         "off and on, and each --strategy (a fault strategy): the share of sends that go to the degraded broker, retries, failures, and the time until "
         "it gets traffic after recovery. Writes DIR/results (Parquet), "
-        "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra: "
-        "pip install 'pytest-rmq-conformance[sweep]' (PySpark, Java 17).",
+        "DIR/summary.json, DIR/report.md, DIR/report.html and the plots. Needs the sweep extra "
+        "(PySpark, on Python 3.11 or newer) and Java 17: pip install '.[sweep]' in a clone of this project "
+        "(once it is released on PyPI: pip install 'pytest-rmq-conformance[sweep]').",
     )
     sweep.add_argument(
         "--producer", action="store_true",

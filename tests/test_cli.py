@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from pytest_rmq_conformance import cli
 from pytest_rmq_conformance.cli import main
 from pytest_rmq_conformance.engine.golden.data import load_golden
@@ -59,3 +61,32 @@ def test_a_reader_that_goes_away_ends_the_output_quietly():
     os.close(writer)
     assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr, result.stderr
     assert result.returncode == 141
+
+
+def test_replay_says_it_covers_the_consumer_vectors_and_where_the_others_replay(capsys):
+    from pytest_rmq_conformance.engine.kinds import get_kind
+
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "every golden vector of consumer allocation" in help_text
+    assert "The producer and gRPC vectors are replayed by pytest" in help_text
+    producer = get_kind("producer").golden_dirs[0]
+    assert main(["replay", "--golden", str(producer)]) == 2
+    assert (
+        f"nothing replayed: no case matches the selection: {producer} holds FAULT_STRATEGY, SELECTOR_HASH, SELECTOR_RANDOM, "
+        "which replay does not cover (pytest --rmq-strategy=FAULT_STRATEGY --rmq-checks=golden replays a family's reference port)"
+    ) in capsys.readouterr().err
+
+
+@pytest.mark.once
+def test_golden_check_without_a_directory_validates_every_kinds_vectors(capsys):
+    from pytest_rmq_conformance.engine.kinds import all_kinds
+
+    assert main(["golden", "check"]) == 0
+    out = capsys.readouterr().out
+    checked = [line.split(":")[0] for line in out.splitlines() if not line.startswith(" ")]
+    dirs = [str(directory) for kind in all_kinds() for directory in kind.golden_dirs]
+    assert checked[1:] == dirs and len(dirs) >= 2, out
+    assert "valid cases of FAULT_STRATEGY, SELECTOR_HASH, SELECTOR_RANDOM" in out
+    assert "valid cases of GROUP_HASH, PUBLISH_ROUND_ROBIN, SUBSCRIBE_ROUND_ROBIN" in out

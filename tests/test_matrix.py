@@ -259,7 +259,8 @@ def test_a_spec_that_cannot_be_loaded_is_a_usage_error(tmp_path, capsys, spec, s
 @pytest.mark.parametrize(
     "argv, says",
     [
-        (["--release", "9.9.9"], "--release 9.9.9: no golden vectors"),
+        (["--release", "4.8.0"], "--release 4.8.0: no golden vectors for RocketMQ 4.8.0"),
+        (["--release", "9.9.9"], "--release 9.9.9: RocketMQ release must look like"),
         (["--checks", "golden,vibes"], "--checks vibes: not one of golden, generated"),
         (["--examples", "0"], "--examples must be at least 1"),
     ],

@@ -198,7 +198,7 @@ def test_null_means(summary, tmp_path):
 
 def test_write_report_without_matplotlib(summary, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(ImportError, match=r"pip install 'pytest-rmq-conformance\[sweep\]'"):
+    with pytest.raises(ImportError, match=r"the sweep extra: pip install '\.\[sweep\]' in a clone"):
         write_report(summary, tmp_path / "report")
     assert not (tmp_path / "report").exists()
 

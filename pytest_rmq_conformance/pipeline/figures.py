@@ -12,7 +12,7 @@ __all__ = ["figure_class", "png_bytes", "samples", "DPI", "MARKERS"]
 
 DPI = 110
 MARKERS = "osD^vP<>Xp"  # a strategy's line is told apart by its marker too, not by colour alone
-_INSTALL_HINT = "the sweep report's plots need matplotlib: pip install 'pytest-rmq-conformance[sweep]'"
+_INSTALL_HINT = "the sweep report's plots need matplotlib, of the sweep extra: pip install '.[sweep]' in a clone of pytest-rmq-conformance"
 
 
 def figure_class():

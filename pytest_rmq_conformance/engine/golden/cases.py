@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.records import CaseOutcome, Run, reason_of
-from pytest_rmq_conformance.releases import parse_release
+from pytest_rmq_conformance.releases import parse_release, release_problem
 
 if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.loading.subject import Subject
@@ -70,10 +70,9 @@ class GoldenCases:
         sets += [load_golden(directory, strategies=served) for directory in self._extra_dirs()]
         for golden in sets:
             self._runs.update(golden.runs)
-        version = subject.settings.version
-        releases = sorted({run.rocketmq for run in self._runs.values()}, key=parse_release)
-        if version not in releases:
-            raise LookupError(f"no golden vectors for RocketMQ {version}: the golden data covers {', '.join(releases)}")
+        problem = release_problem(subject.settings.version, (run.rocketmq for run in self._runs.values()))
+        if problem is not None:
+            raise LookupError(problem)
         seen: dict[str, str] = {}
         cases: list[Any] = []
         total = 0  # cases with a run at this release, before the instance filter

@@ -25,6 +25,10 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
+import os
+import re
+import shlex
+import shutil
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -88,6 +92,9 @@ def _classify(spec: str, obj: Any, where: str) -> Resolved:
         command = obj[len(EXEC) :].strip()
         if not command:
             raise SpecError(f"--rmq-strategy={spec}: {where} gives {obj!r}, an exec: spec with no command")
+        problem = _program_problem(command)
+        if problem is not None:
+            raise SpecError(f"--rmq-strategy={spec}: {problem}")
         return Resolved(spec, "harness", command, where)
     if inspect.isclass(obj):
         return Resolved(spec, "class", obj, where)
@@ -99,6 +106,82 @@ def _classify(spec: str, obj: Any, where: str) -> Resolved:
         f"--rmq-strategy={spec}: {where} gives {type(obj).__name__} {obj!r:.60}, which is not a strategy "
         f"class, a factory, or an object with one of the methods {', '.join(sorted(f'{kind.method}()' for kind in kinds.all_kinds()))}"
     )
+
+
+#: what runs a script of each suffix, for a hint (``exec:node h.js``)
+_RUNNERS = {".js": "node", ".mjs": "node", ".cjs": "node", ".py": "python", ".sh": "bash", ".rb": "ruby", ".go": "go run"}
+
+
+def _program_problem(command: str) -> str | None:
+    """Why an ``exec:`` command's program cannot start, with what to write instead: a file of the
+    current folder named without ``./`` (the program is looked up on ``PATH``, as a shell does), a
+    folder, or a file without its execute bit. ``None`` when it looks startable, or when there is
+    no better advice than the error starting it gives."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return None  # unbalanced quotes: the harness says so when it starts
+    if not argv:
+        return None
+    program, args = argv[0], argv[1:]
+    path = Path(program)
+    runner = _RUNNERS.get(path.suffix)
+
+    def written(*words: str) -> str:
+        return f"{EXEC}{shlex.join([*words, *args])}"
+
+    def run_it(named: str) -> str:
+        return written(*runner.split(), named) if runner else f"{written('<interpreter>', named)} (the program that runs it)"
+
+    if "/" not in program and shutil.which(program) is not None:
+        return None  # on PATH: what a shell would run
+    if path.is_dir():
+        try:
+            inside = sorted(entry.name for entry in path.iterdir() if entry.is_file() and os.access(entry, os.X_OK))
+        except OSError:  # a folder it may not read
+            inside = []
+        local = program if "/" in program else f"./{program}"
+        chosen = f"{local.rstrip('/')}/{inside[0]}" if inside else f"{local.rstrip('/')}/PROGRAM"
+        found = f" (it holds {', '.join(inside[:3])})" if inside else " (it holds no executable file yet: build it first)"
+        return f"{program} is a folder, not a program{found}: name the harness program in it, {written(chosen)}"
+    if "/" not in program:
+        if not path.is_file():
+            return None  # nowhere: starting it says so
+        looks = f"exec: looks {program} up on PATH, as a shell does, not in the current folder"
+        if os.access(path, os.X_OK):
+            return f"{looks}: write {written(f'./{program}')}, or {run_it(program)}"
+        return f"{looks}: write {run_it(program)}, or chmod +x {program} and write {written(f'./{program}')}"
+    if path.is_file() and not os.access(path, os.X_OK):
+        return f"{program} is not executable: chmod +x {program} (a script needs its #! line too), or write {run_it(program)}"
+    return None
+
+
+#: ``module.attribute``: a spec that meant ``module:attribute``
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+
+
+def _colon_hint(spec: str) -> str:
+    """For ``my_allocation.Averagely`` (no ``:``): the spec meant, ``my_allocation:Averagely``."""
+    if not _DOTTED.fullmatch(spec):
+        return ""
+    module, _, attribute = spec.rpartition(".")
+    if attribute == "py":
+        return f"; a strategy in {spec} is named module:attribute: {module}:NAME (NAME its class or factory)"
+    return f"; did you mean {module}:{attribute}? (a module's strategy is named module:attribute)"
+
+
+def _file_hint(spec: str, module_name: str, attribute: str) -> str | None:
+    """For a module named by its file (``my_allocation.py:A``, ``./my_allocation.py:A``): the spec meant."""
+    if not (module_name.endswith(".py") or "/" in module_name or "\\" in module_name or module_name.startswith(".")):
+        return None
+    path = Path(module_name.replace("\\", "/"))
+    parts = [part for part in (path.with_suffix("") if path.suffix == ".py" else path).parts if part != "."]
+    if path.is_absolute() or not parts or not all(part.isidentifier() for part in parts):
+        return (
+            f"--rmq-strategy={spec}: name a module, not a file: {path.stem}:{attribute}, from the folder that "
+            f"holds {path.name} (a module is looked for where pytest starts, its rootdir, and what is installed)"
+        )
+    return f"--rmq-strategy={spec}: name the module, not its file: {'.'.join(parts)}:{attribute}"
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
@@ -153,7 +236,13 @@ def _import_attribute(spec: str, search: Sequence[Path]) -> Any:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise SpecError(f"--rmq-strategy={spec}: expected module:attribute")
-    obj = _import_module(spec, module_name, search)
+    try:
+        obj = _import_module(spec, module_name, search)
+    except SpecError as exc:
+        hint = _file_hint(spec, module_name, attribute)
+        if hint is None:
+            raise
+        raise SpecError(hint) from exc
     for part in attribute.split("."):
         try:
             obj = getattr(obj, part)
@@ -196,6 +285,9 @@ def resolve_spec(spec: str, named: Mapping[str, Any] | None = None, search: Sequ
     if ":" in spec:
         return _classify(spec, _import_attribute(spec, search), spec)
     known = set(kinds.ports()) | set(named or ()) | {e.name for e in entry_points(group=ENTRY_POINT_GROUP)}
+    colon = _colon_hint(spec)
+    if colon:
+        raise SpecError(f"--rmq-strategy={spec}: no such strategy{colon}")
     raise SpecError(
         f"--rmq-strategy={spec}: no such strategy{did_you_mean(spec, known)}; give module:attribute, "
         f"exec:COMMAND or one of {', '.join(sorted(known))}"
