@@ -102,7 +102,8 @@ def _stored(out):
 
 
 def test_the_readme_cluster_sweeps_as_local_2_does(tmp_path):
-    setup, master_line, worker_line, sweep_line, kill_line = BLOCK
+    setup, master_line, worker_line, wait_line, sweep_line, kill_line = BLOCK
+    assert wait_line.startswith("until ") and "aliveworkers" in wait_line and "8080" in wait_line
     assert kill_line == "kill %1 %2" and sweep_line.startswith("rmq-conformance sweep --master spark://127.0.0.1:7077 ")
     path = os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])  # `python` is this one, as in a venv
     spark_class = subprocess.run(["sh", "-c", f"{setup} && printf %s \"$spark_class\""], capture_output=True, text=True,
@@ -117,11 +118,15 @@ def test_the_readme_cluster_sweeps_as_local_2_does(tmp_path):
         stack.callback(lambda: on_local.poll() is None and on_local.kill())
         master = _start(stack, _command(master_line, spark_class, ports), tmp_path / "master.log")
         worker = _start(stack, _command(worker_line, spark_class, ports), tmp_path / "worker.log")
+        # the page's own wait, on the free ports: a pasted script must not sweep before the worker is there
+        waiting = subprocess.Popen(["sh", "-c", wait_line.replace("8080", str(ports[1]))], env={**os.environ, "PATH": path})
+        stack.callback(lambda: waiting.poll() is None and waiting.kill())
         deadline = time.monotonic() + 600  # only against a worker that never registers: a loaded machine is slow to start one
-        while _alive_workers(ports[1]) < 1:
+        while waiting.poll() is None:
             assert master.poll() is None and worker.poll() is None, (tmp_path / "master.log").read_text()[-2000:]
             assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()[-2000:]
             time.sleep(0.5)
+        assert waiting.returncode == 0 and _alive_workers(ports[1]) >= 1
         code, stderr = _finished(_sweep(_command(sweep_line, spark_class, ports), tmp_path))
         assert code == 0, stderr[-3000:]
         code, stderr = _finished(on_local)
