@@ -1,5 +1,5 @@
-"""What the Python harnesses of RocketMQ 5's gRPC balancers (``harness.py``, ``dpyrocketmq.py``)
-share: errors as answers, a queue's position in a route, the group requests' routes and the
+"""What the Python harnesses (``harness.py``, ``dpyrocketmq.py``, ``rocketmq-ctypes.py``)
+share: errors as answers, the hello, a queue's position in a route, the group requests' routes and the
 protocol loop. They run as scripts and load this file by its path, so that no module named alike
 on ``sys.path`` (a trend install goes first there) is taken for it.
 """
@@ -45,9 +45,21 @@ def group_routes(route, key=None):
     return get
 
 
-def serve(hello, group, balance, broken=None):
-    """Answers the exec protocol on stdin/stdout; ``broken`` (a reason) answers every group and
-    balance request unsupported."""
+def hello(name, version, homepage, strategies):
+    """A harness's hello: a Python client of PyPI, the families it serves, no sort."""
+    return {
+        "protocol": 1,
+        "implementation": {"name": name, "language": "Python", "version": version, "homepage": homepage},
+        "strategies": strategies,
+        "sort": False,
+    }
+
+
+def serve(hello, group=None, balance=None, broken=None, *, select=None, unsupported="a request of the gRPC balancers"):
+    """Answers the exec protocol on stdin/stdout with the handlers given (``group``, ``balance``,
+    ``select``); ``broken`` (a reason) answers every group and balance request unsupported, and a
+    request of no handler is unsupported as not ``unsupported``."""
+    handlers = {"group": group, "balance": balance, "select": select}
     out = sys.stdout
     sys.stdout = sys.stderr  # what the client prints must not garble the protocol
     for line in sys.stdin:
@@ -61,11 +73,9 @@ def serve(hello, group, balance, broken=None):
             answer = hello
         elif broken and command in ("group", "balance"):
             answer = {"id": request["id"], "unsupported": broken}
-        elif command == "group":
-            answer = {"id": request["id"], **group(request)}
-        elif command == "balance":
-            answer = {"id": request["id"], **balance(request)}
+        elif handlers.get(command) is not None:
+            answer = {"id": request["id"], **handlers[command](request)}
         else:
-            answer = {"id": request.get("id"), "unsupported": f"{command} is not a request of the gRPC balancers"}
+            answer = {"id": request.get("id"), "unsupported": f"{command} is not {unsupported}"}
         out.write(json.dumps(answer) + "\n")
         out.flush()

@@ -192,18 +192,9 @@ def balance(request):
     return {"filtered": filtered, "outcomes": outcomes, "indexAfter": index_of(balancer)}
 
 
-HELLO = {
-    "protocol": 1,
-    "implementation": {
-        "name": PACKAGE,
-        "language": "Python",
-        "version": VERSION,
-        "homepage": f"https://pypi.org/project/{PACKAGE}/",
-    },
-    # a version that does not import serves nothing: every family not implemented
-    "strategies": [] if BROKEN else ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
-    "sort": False,
-}
+# a version that does not import serves nothing: every family not implemented
+HELLO = common.hello(PACKAGE, VERSION, f"https://pypi.org/project/{PACKAGE}/",
+                     [] if BROKEN else ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"])
 
 
 if __name__ == "__main__":

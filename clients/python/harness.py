@@ -147,19 +147,9 @@ def balance(request):
 
 
 VERSION = installed_version()
-HELLO = {
-    "protocol": 1,
-    "implementation": {
-        "name": PACKAGE,
-        "language": "Python",
-        "version": VERSION,
-        "homepage": "https://pypi.org/project/rocketmq-python-client/",
-    },
-    "strategies": ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"]
-    if HASHES
-    else ["PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"],
-    "sort": False,
-}
+HELLO = common.hello(PACKAGE, VERSION, "https://pypi.org/project/rocketmq-python-client/",
+                     ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"] if HASHES
+                     else ["PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"])
 
 
 if __name__ == "__main__":

@@ -37,7 +37,6 @@ another folder it is installed in.
 """
 
 import importlib.util
-import json
 import os
 import sys
 import tempfile
@@ -118,41 +117,8 @@ def select(request):
     return {"answers": answers}
 
 
-HELLO = {
-    "protocol": 1,
-    "implementation": {
-        "name": PACKAGE,
-        "language": "Python",
-        "version": VERSION,
-        "homepage": f"https://pypi.org/project/{PACKAGE}/",
-    },
-    "strategies": ["SELECTOR_HASH"],
-    "sort": False,
-}
-
-
-def serve():
-    out = sys.stdout
-    sys.stdout = sys.stderr  # what the client prints must not garble the protocol
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        command = request.get("cmd")
-        if command == "bye":
-            return
-        if command == "hello":
-            answer = HELLO
-        elif command == "select" and request.get("strategy") == "SELECTOR_HASH":
-            answer = {"id": request["id"], **select(request)}
-        else:
-            answer = {
-                "id": request.get("id"),
-                "unsupported": f"{PACKAGE} chooses a queue in its own code only by hashing_queue_selector",
-            }
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
+HELLO = common.hello(PACKAGE, VERSION, f"https://pypi.org/project/{PACKAGE}/", ["SELECTOR_HASH"])
 
 
 if __name__ == "__main__":
-    serve()
+    common.serve(HELLO, select=select, unsupported=f"a queue {PACKAGE} chooses in its own code (only hashing_queue_selector is)")
