@@ -277,14 +277,16 @@ def _unwritable(out: Path) -> str | None:
 
 
 def _spark_problem(master: str) -> int | None:
-    """For a standalone master nobody answers at: the one-line error, exit 3 (before Spark starts)."""
+    """Why Spark cannot start, checked last, once the options and strategies are known good: a
+    standalone master nobody answers at (exit 3), or the sweep extra missing (exit 2); one line each."""
     from pytest_rmq_conformance.pipeline.masters import unreachable
 
     problem = unreachable(master)
-    if problem is None:
-        return None
-    print(f"rmq-conformance sweep: error: {problem}", file=sys.stderr)
-    return 3
+    if problem is not None:
+        print(f"rmq-conformance sweep: error: {problem}", file=sys.stderr)
+        return 3
+    missing = sweep_extra_problem()
+    return None if missing is None else _sweep_error(missing)
 
 
 #: the modules of the sweep extra (pyproject.toml's ``sweep``), and the Python its PySpark needs
@@ -361,9 +363,6 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return error(str(exc))
-    missing = sweep_extra_problem()  # once the options are known good, before anything starts
-    if missing is not None:
-        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
     _importable_here()
     timeout = _timeout(args)
@@ -446,9 +445,6 @@ def _producer_sweep(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         return _sweep_error(str(exc))
-    missing = sweep_extra_problem()  # once the options are known good, before anything starts
-    if missing is not None:
-        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.producer.job import run_producer_sweep
     from pytest_rmq_conformance.pipeline.producer.strategies import load_problem
 
@@ -471,9 +467,6 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    missing = sweep_extra_problem()  # once the options are known good, before anything starts
-    if missing is not None:
-        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
     from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
 
@@ -503,9 +496,6 @@ def _mix_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    missing = sweep_extra_problem()  # once the options are known good, before anything starts
-    if missing is not None:
-        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
     from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
@@ -532,9 +522,6 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    missing = sweep_extra_problem()  # once the options are known good, before anything starts
-    if missing is not None:
-        return _sweep_error(missing)
     from pytest_rmq_conformance.pipeline.mix.groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines

@@ -127,9 +127,12 @@ def test_the_sweep_command_checks_its_arguments(capsys):
 
 @pytest.fixture
 def swept(monkeypatch):
-    """``run_sweep`` replaced by a recorder of the strategies the command asks for."""
+    """``run_sweep`` replaced by a recorder of the strategies the command asks for (no Spark: the
+    sweep extra is not needed)."""
+    from pytest_rmq_conformance import cli
     from pytest_rmq_conformance.pipeline.consumer import job
 
+    monkeypatch.setattr(cli, "sweep_extra_problem", lambda: None)
     asked: list[list[str]] = []
 
     def record(specs, space, out, **options):

@@ -106,6 +106,7 @@ class CaseOutcome:
     skipped: str | None = None  # not implemented by a harness, or not run once it was given up
     not_run: bool = False  # skipped because the harness was given up, or did not make some of its calls
     declined: bool = False  # not run because the harness answered calls notRun: a limit it declares
+    waived: bool = False  # skipped because the strategy declares it is not held to this case (no latency, not Java's random)
     impact: str | None = None
 
     @property

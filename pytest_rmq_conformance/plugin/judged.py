@@ -8,9 +8,13 @@ of them reached a verdict. The run fails, with one line saying why, when
 - golden cases were asked and none was judged (every one skipped: a harness
   that implements nothing, a skip file that lists them all), or
 - a test *did not run* for the suite's own reasons (a generated check out of
-  time, a harness given up): never a pass. A harness that answers some calls
-  ``notRun`` (a list longer than its client can build) declares a limit; those
-  cases are counted, but they do not turn the run red on their own.
+  time, a harness given up): never a pass.
+
+A case the strategy waives by what it declares (a producer without latency
+fault tolerance, a random selector that does not claim Java's draws) is not
+counted as asked. A harness that answers some calls ``notRun`` (a list longer
+than its client can build) declares a limit; those cases are counted, but they
+do not turn the run red on their own.
 
 A family some of whose cases were judged and none of the others' (a harness
 that serves ``AVG`` and answers ``unsupported`` to every ``CONSISTENT_HASH``
@@ -32,7 +36,7 @@ class Judged:
     """Counts the golden cases asked and judged, per family, and the tests that did not run."""
 
     def __init__(self):
-        self.asked: Counter[str] = Counter()
+        self.asked: Counter[str] = Counter()  # less the cases the strategy waives (rmq_waived)
         self.judged: Counter[str] = Counter()
         self.why_not: dict[str, str] = {}  # family: the first reason one of its cases was not judged
         self.not_run: list[str] = []  # node ids of tests not run for the suite's own reasons
@@ -47,6 +51,10 @@ class Judged:
             return
         if report.when == "setup":
             self.asked[family] += 1
+        if data.get("rmq_waived"):  # set by the call, after the setup counted it
+            if report.when == "call":
+                self.asked[family] -= 1
+            return
         if (report.when == "call" and not report.skipped) or hasattr(report, "wasxfail"):
             self.judged[family] += 1
         elif report.skipped and family not in self.why_not:
@@ -54,13 +62,13 @@ class Judged:
 
     def unjudged_families(self) -> list[str]:
         """Families whose golden cases were asked and none judged."""
-        return [family for family in self.asked if not self.judged[family]]
+        return [family for family, count in self.asked.items() if count and not self.judged[family]]
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session) -> None:
         if session.exitstatus != pytest.ExitCode.OK:
             return
-        if (self.asked and not sum(self.judged.values())) or self.not_run:
+        if (sum(self.asked.values()) and not sum(self.judged.values())) or self.not_run:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
             self.failed_run = True
 

@@ -14,6 +14,7 @@
     rmq_note        a generated check that did not run to its end: how many examples it checked
     rmq_suite_faults  a generated check that left out draws the reference port fails: their count
     rmq_declined    a not-run golden case whose calls the harness answered notRun (a limit it declares)
+    rmq_waived      a golden case skipped because the strategy declares it is not held to it
     rmq_family      (set at collection) the family of the golden case a golden or sort test checks
 
 Internal: import the public names from ``pytest_rmq_conformance``.

@@ -34,12 +34,12 @@ def replay(subject: Subject, case: Any, run: Run) -> CaseOutcome:
     ``SELECTOR_RANDOM`` case only of a strategy that claims ``java-random``, a trace that turns
     latency on only of one that has latency fault tolerance."""
     if isinstance(case, TraceCase) and turns_latency_on(case) and not latency_fault_tolerance(subject):
-        return CaseOutcome(case, run.id, subject.name, skipped=without_latency(subject))
+        return CaseOutcome(case, run.id, subject.name, skipped=without_latency(subject), waived=True)
     if case.strategy == "SELECTOR_RANDOM":
         held = subject.for_family(case.strategy) if subject.harness is not None else subject  # a harness: per family
         if "java-random" not in held.properties:
             why = f"{subject.name} does not claim java-random ({held.properties_origin}): judged by the spread check"
-            return CaseOutcome(case, run.id, subject.name, skipped=why)
+            return CaseOutcome(case, run.id, subject.name, skipped=why, waived=True)
     return judge(subject, case, run.id)
 
 
