@@ -129,8 +129,13 @@ def test_the_sweep_command_checks_its_arguments(capsys):
 def swept(monkeypatch):
     """``run_sweep`` replaced by a recorder of the strategies the command asks for (no Spark: the
     sweep extra is not needed)."""
+    import importlib
+
     from pytest_rmq_conformance import cli
-    from pytest_rmq_conformance.pipeline.consumer import job
+
+    # by its name in sys.modules, as the command imports it: an in-process pytester run of this worker
+    # may have dropped the module from sys.modules and left its package's attribute pointing at the old one
+    job = importlib.import_module("pytest_rmq_conformance.pipeline.consumer.job")
 
     monkeypatch.setattr(cli, "sweep_extra_problem", lambda: None)
     asked: list[list[str]] = []
