@@ -54,6 +54,16 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.once)
         seen.add(function)
 
+
+def missing(what: str) -> None:
+    """A tool or installed client a test needs is absent: the test fails where
+    ``RMQ_REQUIRE_TOOLS`` is set (``.ci/run`` sets it, so that nothing it runs skips for want of
+    Node.js, Go, Chromium or the pinned clients), and skips elsewhere."""
+    if os.environ.get("RMQ_REQUIRE_TOOLS"):
+        pytest.fail(f"{what} (RMQ_REQUIRE_TOOLS is set)", pytrace=False)
+    pytest.skip(what)
+
+
 MINIATURES = Path(__file__).with_name("miniatures.py")
 BREAKERS = Path(__file__).with_name("breakers.py")
 FLAKY = Path(__file__).with_name("flaky.py")

@@ -120,6 +120,7 @@ EVERY_SEED = {
 SEEDS = (1, 2, 3, 4)
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name", sorted(EVERY_SEED))
 def test_a_known_boundary_bug_is_rejected_by_the_default_checks_whatever_the_seed(pytester, name, seed):

@@ -63,6 +63,7 @@ def test_a_reader_that_goes_away_ends_the_output_quietly():
     assert result.returncode == 141
 
 
+@pytest.mark.once
 def test_replay_says_it_covers_the_consumer_vectors_and_where_the_others_replay(capsys):
     from pytest_rmq_conformance.engine.kinds import get_kind
 

@@ -1,6 +1,7 @@
 """npm ali-ons behind clients/node/ali-ons.js: its hello, and cases the report counts, one that
-agrees with Java and one that does not per kind. No network: skipped unless the pinned package
-is installed (``npm ci --prefix clients/node --ignore-scripts``, which ``tox -e clients`` runs)."""
+agrees with Java and one that does not per kind. No network: the ``clients``
+marker; ``tox -e clients`` installs the pinned package (``npm ci --prefix clients/node --ignore-scripts``)
+and runs them (elsewhere they skip without it, unless ``RMQ_REQUIRE_TOOLS`` is set)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import missing
 
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 
@@ -19,7 +21,7 @@ if sys.version_info >= (3, 11):
 else:  # pytest brings tomli to 3.10
     import tomli as tomllib
 
-pytestmark = pytest.mark.examples
+pytestmark = pytest.mark.clients
 
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "clients" / "node" / "ali-ons.js"
@@ -31,11 +33,9 @@ PINNED = tomllib.loads((ROOT / "clients" / "versions.toml").read_text(encoding="
 def node() -> str:
     found = shutil.which("node")
     if found is None or not INSTALLED.is_file():
-        pytest.skip(
-            "needs node and ali-ons in clients/node/node_modules (npm ci --prefix clients/node --ignore-scripts)"
-        )
+        missing("needs node and ali-ons in clients/node/node_modules (npm ci --prefix clients/node --ignore-scripts)")
     if json.loads(INSTALLED.read_text(encoding="utf-8"))["version"] != PINNED:
-        pytest.skip(f"clients/node/node_modules holds another ali-ons than the pinned {PINNED}")
+        missing(f"clients/node/node_modules holds another ali-ons than the pinned {PINNED}")
     return found
 
 

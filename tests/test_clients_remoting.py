@@ -1,8 +1,9 @@
 """The two 4.x remoting clients of npm (ali-ons, rocketmq) behind clients/node/ali-ons.js and
 clients/node/rocketmq.js: a route enters each as production's does (the name server's answer,
 through the package's own getTopicRouteInfoFromNameServer), and both line their counter up with
-Java's by the one rule of clients/node/counter.js. No network: skipped unless the pinned packages
-are installed (``npm ci --prefix clients/node --ignore-scripts``, which ``tox -e clients`` runs)."""
+Java's by the one rule of clients/node/counter.js. No network: the ``clients``
+marker; ``tox -e clients`` installs the pinned packages (``npm ci --prefix clients/node --ignore-scripts``)
+and runs them (elsewhere they skip without them, unless ``RMQ_REQUIRE_TOOLS`` is set)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import missing
+
+pytestmark = pytest.mark.clients
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "clients" / "node"
@@ -25,7 +29,7 @@ HARNESSES = {"ali-ons": "ali-ons.js", "rocketmq": "rocketmq.js"}
 def node() -> str:
     found = shutil.which("node")
     if found is None or not all((MODULES / name / "package.json").is_file() for name in HARNESSES):
-        pytest.skip("needs node and ali-ons, rocketmq in clients/node/node_modules (npm ci --prefix clients/node)")
+        missing("needs node and ali-ons, rocketmq in clients/node/node_modules (npm ci --prefix clients/node)")
     return found
 
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import missing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,6 +120,7 @@ def test_every_showcase_link_lands_on_an_anchor_of_the_report(report):
 NODE_EXAMPLE = ROOT / "examples" / "harness-node" / "harness.js"
 
 
+@pytest.mark.cross_product
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 @pytest.mark.parametrize(
     ("broken", "agrees"), [("", True), ("--broken=codepoint-sort", False)], ids=["sound", "codepoint-sort"]
@@ -409,8 +411,10 @@ def _overflows(page: str, width: int, tmp_path: Path) -> list[str]:
 WIDE = '<div class="scroll"><table><tr><td style="min-width: 1500px">wide</td></tr></table></div>'
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs chromium")
+@pytest.mark.once  # a browser's layout: one Python answers for all
 def test_at_1280_px_every_table_fits_and_at_390_px_only_the_boxes_scroll(page, tmp_path):
+    if CHROMIUM is None:
+        missing("needs chromium (Debian: apt-get install chromium; .ci/run installs it)")
     assert _overflows(page, 1280, tmp_path) == []
     assert "page" not in _overflows(page, 390, tmp_path)
     widened = page.replace("</body>", WIDE + "</body>")

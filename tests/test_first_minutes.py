@@ -104,6 +104,7 @@ def test_an_installed_module_wins_over_a_local_one_of_the_same_name(here):
     assert loaded is not None and not Path(loaded.group(1)).is_relative_to(here)
 
 
+@pytest.mark.once
 def test_every_rerun_line_works_pasted_as_is(here):
     result = shell("pytest -p no:cacheprovider --rmq-strategy=mystrat:LastQueueLost --rmq-checks=golden,reference", here)
     assert result.returncode == 1
@@ -187,6 +188,7 @@ def test_a_harness_without_sort_skips_the_sort_check_once(here):
     assert result.stdout.count('not implemented: the harness\'s hello says "sort": false') == 2
 
 
+@pytest.mark.once
 def test_a_harness_that_sorts_unlike_java_costs_one_summary_line_per_cause(here):
     """A sort that puts client ids in code-point order: its failures are grouped by the list
     that differs, counted past 20, and each rerun line runs that one sort check."""
@@ -223,6 +225,7 @@ def test_a_harness_that_sorts_unlike_java_costs_one_summary_line_per_cause(here)
     assert {name for _, name in ran} <= {f"test_sort[{case}]", "test_sort_generated"}, ran
 
 
+@pytest.mark.once
 def test_the_summary_counts_failed_checks_beyond_the_golden_vectors(here):
     result = shell("pytest -p no:cacheprovider --rmq-strategy=mystrat:LastQueueLost --rmq-checks=golden,invariants --rmq-seed=1 "
                    "--rmq-shrink-time=0.5", here)  # the counts, not the shrunk examples, are read here

@@ -54,6 +54,7 @@ def test_the_golden_vectors_alone_miss_them(suite, golden, name):
     assert result.parseoutcomes() == {"passed": cases}  # every case of its family
 
 
+@pytest.mark.once
 def test_a_failure_prints_the_shrunk_group_and_replays_with_its_seed(suite):
     args = ["--rmq-strategy=breakers:Overlaps", "--rmq-checks=invariants", "--rmq-seed=7", "--rmq-shrink-time=120"]  # shrinking finishes, however loaded the machine
     first = run(suite, *args).stdout.str()

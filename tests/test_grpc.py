@@ -438,6 +438,7 @@ def test_an_isolated_balancer_keeps_its_declared_offset(mutants):
     assert wrapping.ret == 0, wrapping.stdout.str()[-2000:]
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", ["Int32IncrementFirst", "Int32IncrementFirstPublishing"])
 def test_an_int32_that_increments_before_it_reads_passes_the_generated_checks(mutants, name):
     """The reference check and the invariants (index-wraps draws start within a few takes of

@@ -2,7 +2,7 @@
 generated checks, and each deliberately wrong variant is rejected by the golden check, in the
 families it breaks.
 
-Node and Go are required where ``RMQ_EXAMPLES_REQUIRED`` is set (``.ci/run`` sets it and
+Node and Go are required where ``RMQ_REQUIRE_TOOLS`` is set (``.ci/run`` sets it and
 installs Go when it is missing); elsewhere a missing toolchain skips these tests.
 """
 

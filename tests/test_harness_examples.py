@@ -1,7 +1,7 @@
 """The example harnesses in Node.js and Go pass the suite at 5.3.3, their deliberately wrong
 variants are rejected by the check that must catch each, and killing one mid-run is survived.
 
-Node and Go are required where ``RMQ_EXAMPLES_REQUIRED`` is set (``.ci/run`` sets it and
+Node and Go are required where ``RMQ_REQUIRE_TOOLS`` is set (``.ci/run`` sets it and
 installs Go when it is missing); elsewhere a missing toolchain skips these tests.
 """
 
@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import missing
 from docs_pages import documentation
 
 import pytest_rmq_conformance
@@ -27,10 +28,7 @@ FAMILIES = ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH")
 
 
 def _missing(tool: str) -> None:
-    message = f"{tool} is not installed (.ci/run installs it)"
-    if os.environ.get("RMQ_EXAMPLES_REQUIRED"):
-        pytest.fail(message)
-    pytest.skip(message)
+    missing(f"{tool} is not installed (.ci/run installs it)")
 
 
 def _go_build(source: Path, target: Path) -> Path:

@@ -152,6 +152,7 @@ def test_after_the_last_restart_the_rest_is_not_run(project):
     result.stdout.fnmatch_lines(["SKIPPED * not run: the harness was restarted 1 times (the limit, --rmq-max-restarts) after faults*"])
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize(
     "mode, says",
     [

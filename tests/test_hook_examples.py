@@ -107,6 +107,7 @@ def test_case_outcome_hook_sees_every_divergence(project):
     result.stdout.no_fnmatch_line("*AttributeError*")
 
 
+@pytest.mark.once
 def test_properties_hook_declares_what_is_checked(project):
     result = run(project, "pytest_rmq_properties", "--rmq-strategy=mypkg.allocation:Sticky", "--rmq-checks=invariants",
                  "--rmq-seed=1", "-v")

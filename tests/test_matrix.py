@@ -270,6 +270,7 @@ def test_bad_arguments_are_named(tmp_path, capsys, argv, says):
     assert says in capsys.readouterr().err
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize(
     "spec, says",
     [

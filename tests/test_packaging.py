@@ -25,10 +25,16 @@ DATA = {
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    # build the sdist, then the wheel *from the sdist*, as installers do
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], check=True, capture_output=True)
-    return {"wheel": next(out.glob("*.whl")), "sdist": next(out.glob("*.tar.gz"))}
+    """The sdist and the wheel built from it, as installers build them: by ``python -m build``
+    here, or the pair in ``$RMQ_DIST`` that the same command wrote (``.ci/run`` builds them once,
+    and every tox env installs that wheel)."""
+    given = os.environ.get("RMQ_DIST")
+    out = Path(given) if given else tmp_path_factory.mktemp("dist")
+    if not given:
+        subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], check=True, capture_output=True)
+    wheels, sdists = sorted(out.glob("*.whl")), sorted(out.glob("*.tar.gz"))
+    assert len(wheels) == len(sdists) == 1, f"{out}: one wheel and one sdist expected, found {wheels + sdists}"
+    return {"wheel": wheels[0], "sdist": sdists[0]}
 
 
 def test_wheel_holds_golden_data_and_schemas_inside_the_package(dist):

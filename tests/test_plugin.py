@@ -288,6 +288,7 @@ class SpinsOnThreeClients(AllocateMessageQueueAveragely):
 """
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name", ["HangsOnThreeClients", "SpinsOnThreeClients"])
 def test_a_hanging_strategy_is_cut_off_and_the_run_goes_on(pytester, name):
     pytester.makepyfile(hangs=HANGS)
@@ -434,6 +435,7 @@ def test_a_strategy_without_java_twin_gets_no_golden_cases(pytester):
     )
 
 
+@pytest.mark.once
 def test_an_instance_runs_the_cases_its_configuration_matches(pytester):
     pytester.makepyfile(
         inst="from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash\n"
@@ -600,6 +602,7 @@ class LosesTheLastQueue(Rotate):
 """
 
 
+@pytest.mark.cross_product
 @pytest.mark.parametrize("name, status", [("Rotate", 0), ("LosesTheLastQueue", 1)])
 def test_a_family_of_its_own_without_vectors_is_held_to_its_invariants(pytester, name, status, toy_registered, monkeypatch):
     """A family no Java class has, with no golden vectors at any release, is no usage error: its

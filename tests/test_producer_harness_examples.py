@@ -3,7 +3,7 @@ claim (FAULT_STRATEGY at 5.3.3, SELECTOR_HASH at every release, FAULT_STRATEGY e
 skipped as not implemented), and each deliberately wrong variant is rejected, classified as
 the check that must catch it says.
 
-Node and Go are required where ``RMQ_EXAMPLES_REQUIRED`` is set (``.ci/run`` sets it and
+Node and Go are required where ``RMQ_REQUIRE_TOOLS`` is set (``.ci/run`` sets it and
 installs Go when it is missing); elsewhere a missing toolchain skips these tests.
 """
 

@@ -147,6 +147,7 @@ def test_a_harness_is_asked_a_whole_case_per_request_and_a_bad_answer_fails_that
     bad.stdout.fnmatch_lines([f"*{said}*"])
 
 
+@pytest.mark.once
 def test_a_wrong_selector_behind_the_isolating_harness_is_rejected(pytester):
     pytester.makepyfile(producer_breakers=Path(producer_breakers.__file__).read_text())  # the harness imports it from here
     result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:PythonModulo", "--rmq-isolate")

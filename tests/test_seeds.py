@@ -89,6 +89,7 @@ def test_a_tiny_run_passes(tmp_path):
     assert done.stdout.splitlines()[-1] == "seeds 1: 1 families x releases, 1 runs, 1 passed, 0 failed"
 
 
+@pytest.mark.once
 def test_a_failing_run_is_reported_with_a_replay_that_fails_alike(tmp_path):
     done = seeds("--strategy", MUTANT, "--families", "GROUP_HASH", "--seeds", "1", "--no-golden", cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr

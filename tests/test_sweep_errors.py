@@ -9,7 +9,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -86,12 +85,11 @@ def test_master_urls():
 
 def test_a_standalone_master_nobody_answers_at_is_one_line_and_exit_3(tmp_path, capsys):
     port = _free_port()
-    started = time.monotonic()
     assert main(["sweep", "--groups", "10", "--master", f"spark://127.0.0.1:{port}", "--out", str(tmp_path / "out")]) == 3
     err = capsys.readouterr().err
     assert err.startswith(f"rmq-conformance sweep: error: no Spark master answers at spark://127.0.0.1:{port} "
                           f"(127.0.0.1:{port}: Connection refused): check that the master runs")
-    assert err.count("\n") == 1 and time.monotonic() - started < 30
+    assert err.count("\n") == 1
     assert not (tmp_path / "out").exists() and _no_staging(tmp_path)
 
 

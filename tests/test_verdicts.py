@@ -49,6 +49,7 @@ def test_a_nondeterministic_strategy_is_named_so_with_two_answers_and_not_shrunk
     assert text.count("shrinking: ") >= failures > 0
 
 
+@pytest.mark.once
 def test_a_deterministic_failure_is_still_shrunk_and_says_so(suite):
     # the shrinking budget is the test's own, and generous: shrinking finishes however loaded the machine
     # (under the default 5 s it was cut short on a loaded 2-core machine)
