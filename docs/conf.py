@@ -17,6 +17,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinxarg.ext",
     "html_anchors",
+    "nav_lists",
     "rmq_reference",
 ]
 
