@@ -29,6 +29,7 @@ import json
 import re
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -244,6 +245,7 @@ def _run(command: Command, block: Block, cwd: Path, env: dict[str, str], timeout
                 return cwd
     cwd_file = cwd / ".docs-test-cwd"
     script = f"{text}\n__status=$?\npwd > {cwd_file}\nexit $__status\n"
+    started = time.monotonic()
     try:
         result = subprocess.run(["bash", "-c", script], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -257,7 +259,7 @@ def _run(command: Command, block: Block, cwd: Path, env: dict[str, str], timeout
             f"{where}: `{text}` printed what the page does not show.\n--- the page shows:\n" + "\n".join(command.expected) + "\n--- it printed:\n" + "\n".join(shown[-60:])
         )
     else:
-        outcome.ran.append(f"{where}: `{text}`")
+        outcome.ran.append(f"{where}: `{text}` ({time.monotonic() - started:.1f} s)")
     moved = Path(cwd_file.read_text(encoding="utf-8").strip()) if cwd_file.exists() else cwd
     cwd_file.unlink(missing_ok=True)
     return moved
