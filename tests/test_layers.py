@@ -18,7 +18,6 @@ else:  # pytest brings tomli to 3.10
 
 import pytest_rmq_conformance
 from pytest_rmq_conformance.engine import kinds
-from pytest_rmq_conformance.engine.protocol.client import HELLO_FIELDS
 from pytest_rmq_conformance.engine.resources import schemas_dir
 from pytest_rmq_conformance.kinds.grpc.golden import OFFSET_ATTRIBUTE
 from pytest_rmq_conformance.kinds.producer.declared import LATENCY_ATTRIBUTE
@@ -103,9 +102,10 @@ def test_everything_right_of_the_plugin_imports_with_pytest_blocked():
 
 def _kind_words() -> set[str]:
     """What only a kind may spell: its name, its families' names, and what its strategies and
-    harnesses declare for it (the hello's fields beyond the protocol's own, the attributes they mirror)."""
+    harnesses declare for it (the hello's fields beyond the protocol's own, which are its required
+    ones, and the attributes they mirror)."""
     hello = json.loads((schemas_dir() / "protocol-hello-response.schema.json").read_text(encoding="utf-8"))
-    declared = set(hello["properties"]) - HELLO_FIELDS
+    declared = set(hello["properties"]) - set(hello["required"])
     assert declared, "the hello declares no kind's field: nothing to look for"
     return {kind.name for kind in kinds.all_kinds()} | set(kinds.names()) | declared | {OFFSET_ATTRIBUTE, LATENCY_ATTRIBUTE}
 
