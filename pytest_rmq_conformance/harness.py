@@ -64,13 +64,17 @@ class Server:
         return self._subjects[key]
 
     def hello(self) -> dict[str, Any]:
-        """Who serves, and what each kind declares of the strategies served (``hello_fields``)."""
+        """Who serves, and what each kind declares of the strategies served (``hello_fields``;
+        a field two strategies declare as objects is merged): a strategy run isolated is judged
+        as it is in this process."""
         declared: dict[str, Any] = {}
-        for spec in self.specs:
+        for spec in self.families.values():
             subject = self._subject(spec, DEFAULT_RELEASE)
             fields = getattr(subject.kind, "hello_fields", None)
             if fields is not None and subject.source is not None and subject.source.probed is not None:
-                declared.update(fields(subject.source.probed))
+                for key, value in fields(subject.source.probed).items():
+                    known = declared.get(key)
+                    declared[key] = {**known, **value} if isinstance(known, dict) and isinstance(value, dict) else value
         return {
             "protocol": VERSION,
             "implementation": {
@@ -81,19 +85,7 @@ class Server:
             "strategies": list(self.families),
             "sort": True,
             **declared,
-            **({"indexOffsets": offsets} if (offsets := self.index_offsets()) else {}),
         }
-
-    def index_offsets(self) -> dict[str, int]:
-        """The index offsets the served strategies declare (``rmq_index_offset``), as the hello's
-        ``indexOffsets``: a strategy run isolated is judged as it is in this process."""
-        offsets = {}
-        for family, spec in self.families.items():
-            source = self._subject(spec, DEFAULT_RELEASE).source
-            offset = getattr(source.probed, "rmq_index_offset", 0) if source is not None and source.probed is not None else 0
-            if type(offset) is int and offset:
-                offsets[family] = offset
-        return offsets
 
     def build(self, family: str, params: Mapping[str, Any], release: str) -> Any:
         """A fresh strategy of ``family`` configured by ``params``, behaving as ``release``."""

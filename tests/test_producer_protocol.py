@@ -20,7 +20,7 @@ from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.client import Harness, HarnessFault
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.kinds.producer.declared import turns_latency_on
+from pytest_rmq_conformance.kinds.producer.declared import hello_says, latency_fault_tolerance, turns_latency_on
 from pytest_rmq_conformance.kinds.producer.draws import traces
 from pytest_rmq_conformance.kinds.producer.generated import reference_check
 from pytest_rmq_conformance.kinds.producer.golden import replay
@@ -200,7 +200,7 @@ def test_traces_drawn_with_latency_off_never_turn_it_on(data):
 def test_a_harness_declares_no_latency_fault_tolerance_in_its_hello_and_is_never_sent_a_trace_that_turns_it_on(release):
     cases, off = _by_latency(release)
     subject = _twin_harness("no-latency", release=release)
-    assert subject.hello.latency_fault_tolerance is False
+    assert latency_fault_tolerance(subject) is False
     try:
         outcomes = [replay(subject, case, SimpleNamespace(id=release)) for case in cases]
     finally:
@@ -214,7 +214,7 @@ def test_the_built_in_harness_says_what_a_python_strategy_declares(name, says):
     spec = name if name == "FAULT_STRATEGY" else f"producer_protocol_twins:{name}"
     harness = Harness(f"{sys.executable} -m pytest_rmq_conformance.harness {spec}", cwd=TWINS.parent)
     try:
-        assert harness.hello().latency_fault_tolerance is says
+        assert hello_says(harness.hello()) is says
     finally:
         harness.stop()
 

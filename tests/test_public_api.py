@@ -164,7 +164,7 @@ def documented_code() -> list[tuple[str, str]]:
         blocks = re.finditer(r"^```python[^\n]*\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
         found += [(f"{page.relative_to(ROOT)}:{text[: block.start()].count(chr(10)) + 1}", block.group(1)) for block in blocks]
     found += [(str(example.relative_to(ROOT)), example.read_text(encoding="utf-8")) for example in sorted((ROOT / "examples").rglob("*.py"))]
-    for module in ("plugin.hookspecs", "plugin.fixtures", "plugin.producer_fixtures", "processqueue.fixtures"):
+    for module in ("plugin.hookspecs", "plugin.fixtures", "plugin.allocation_fixtures", "plugin.producer_fixtures"):
         source = importlib.import_module(f"pytest_rmq_conformance.{module}")
         tree = ast.parse(Path(source.__file__).read_text(encoding="utf-8"))
         functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]

@@ -6,8 +6,8 @@ import pytest
 
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout
+from pytest_rmq_conformance.kinds.allocation.calls import TimedStrategy
 from pytest_rmq_conformance.processqueue import GroupSimulation
-from pytest_rmq_conformance.processqueue.fixtures import TimedStrategy
 
 A, B, C = "192.168.0.1@1000", "192.168.0.2@1001", "192.168.0.3@1002"
 

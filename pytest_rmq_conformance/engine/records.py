@@ -196,7 +196,10 @@ class Kind(Protocol):
     by default as sets or lists, per ``--rmq-strict-order``), ``other_methods`` (more methods
     that make an object one of its strategies), ``lazy_keys`` (parts of a golden line kept as
     text until a case replays them), ``hello_fields(strategy)`` (what the built-in harness's hello
-    says of a strategy it serves, as a harness of another language declares it)."""
+    says of a strategy it serves, as a harness of another language declares it),
+    ``hello_problem(declared)`` (what is wrong with the fields a harness's hello declares beyond
+    the protocol's own, as one line, or ``None``; the kind reads them from the hello's
+    ``declared``)."""
 
     #: short name, used in records and protocol messages (``allocation``)
     name: str

@@ -24,17 +24,18 @@ from pathlib import Path
 import pytest
 
 from pytest_rmq_conformance.plugin import options
-from pytest_rmq_conformance.plugin.collection import case_family, case_id, select, suite_part
-from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_golden, rmq_groups  # noqa: F401 (registered here)
-from pytest_rmq_conformance.plugin.producer_fixtures import rmq_fault_strategy, rmq_route  # noqa: F401 (registered here)
-from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
-from pytest_rmq_conformance.processqueue.fixtures import (  # noqa: F401 (registered here)
+from pytest_rmq_conformance.plugin.allocation_fixtures import (  # noqa: F401 (registered here)
     rmq_client_version,
     rmq_clock,
     rmq_group_simulation,
+    rmq_groups,
     rmq_process_queue,
     rmq_rebalance,
 )
+from pytest_rmq_conformance.plugin.collection import case_family, case_id, select, suite_part
+from pytest_rmq_conformance.plugin.fixtures import rmq_conformance, rmq_family, rmq_golden  # noqa: F401 (registered here)
+from pytest_rmq_conformance.plugin.producer_fixtures import rmq_fault_strategy, rmq_route  # noqa: F401 (registered here)
+from pytest_rmq_conformance.plugin.state import HANG_FILE, SEED, STATE, SUITE_DIR, rmq_state
 
 __all__ = ["STATE", "rmq_state"]
 

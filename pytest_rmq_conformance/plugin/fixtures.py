@@ -1,4 +1,5 @@
-"""The fixtures that give a user's own tests the strategy under test and groups drawn for it.
+"""The fixtures that give a user's own tests the strategy under test and its golden cases, whatever its kind
+(those of one kind: ``allocation_fixtures``, ``producer_fixtures``).
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -9,7 +10,7 @@ import pytest
 
 from pytest_rmq_conformance.plugin.state import rmq_state
 
-__all__ = ["rmq_family", "rmq_conformance", "rmq_golden", "rmq_groups"]
+__all__ = ["rmq_family", "rmq_conformance", "rmq_golden"]
 
 
 @pytest.fixture(scope="session")
@@ -43,28 +44,3 @@ def rmq_golden(pytestconfig):
     """
     return rmq_state(pytestconfig).golden
 
-
-@pytest.fixture(scope="session")
-def rmq_groups(rmq_conformance):
-    """Hypothesis strategies of consumer groups configured for the strategy under test.
-
-    ``rmq_groups.scenarios(adversarial=False)`` draws a
-    :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`, ``rmq_groups.plans()``
-    a group with joins, leaves and crashes; build the strategy for one with
-    ``rmq_conformance.build_for(scenario)``. Example::
-
-        from hypothesis import given
-        from pytest_rmq_conformance import assign
-
-        def test_every_client_gets_something(rmq_groups, rmq_conformance):
-            @given(rmq_groups.scenarios())
-            def check(scenario):
-                shares, problems = assign(rmq_conformance.build_for, scenario, timeout=5)
-                if len(scenario.mq_all) >= len(scenario.clients):
-                    assert all(shares.values()), shares
-
-            check()
-    """
-    from pytest_rmq_conformance.kinds.allocation.groups import Groups
-
-    return Groups(rmq_conformance)

@@ -6,8 +6,9 @@ Behaviour follows RocketMQ 4.9.8 or 5.3.3 (``version=``); names are the Java
 names in snake_case. Every model takes a clock with ``now()`` in milliseconds,
 so tests move time by hand.
 
-Names are imported from their modules on first use: the pytest plugin imports
-this package's fixtures in every run, and a run that uses none of them loads no model.
+Names are imported from their modules on first use: a fixture of the plugin's
+(:mod:`pytest_rmq_conformance.plugin.allocation_fixtures`) loads the models it hands out, and
+no others. Nothing here imports pytest.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """

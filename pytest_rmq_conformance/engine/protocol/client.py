@@ -9,12 +9,14 @@ which builds every request. Two belong to every harness::
 
     {"cmd": "hello", "protocol": 1}
         -> {"protocol": 1, "implementation": {"name", "language", "version", "homepage"?},
-            "strategies": [family, ...], "sort": bool, "indexOffsets"?, "latencyFaultTolerance"?}
+            "strategies": [family, ...], "sort": bool, ...}
     {"cmd": "bye"}
 
 and each kind of strategy adds its own requests (consumer allocation's ``allocate`` and
 ``sort``: :mod:`pytest_rmq_conformance.kinds.allocation.protocol`), each answered by
-``{"id", ...}`` or ``{"id", "unsupported": reason}``.
+``{"id", ...}`` or ``{"id", "unsupported": reason}``. The hello's further fields are what a
+harness declares of its strategies for their kinds: each kind checks and reads its own
+(``Kind.hello_problem``), never this module.
 
 :class:`Harness` starts the process, checks every line it reads, and hands each answer, a JSON
 object with the request's id, to the kind that asked (:meth:`Harness.request`), which reads it
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.protocol.messages import VERSION, message
 
 __all__ = [
@@ -64,6 +67,8 @@ STDERR_TAIL = 20
 QUOTE = 200
 
 _EOF = object()
+#: the hello answer's own fields; the others are the kinds'
+HELLO_FIELDS = frozenset({"protocol", "implementation", "strategies", "sort"})
 
 
 class HarnessFault(BaseException):
@@ -97,13 +102,18 @@ class Hello:
     homepage: str | None
     strategies: tuple[str, ...]
     sort: bool
-    #: per family, how the harness's round-robin index relates to Java's (``indexOffsets``)
-    index_offsets: Mapping[str, int] = field(default_factory=dict)
-    #: ``False``: its fault strategy has no latency fault tolerance (``latencyFaultTolerance``)
-    latency_fault_tolerance: bool = True
+    #: the fields beyond the protocol's own: what it declares of its strategies, each field a
+    #: kind's to check and read (``Kind.hello_problem``, ``Kind.hello_fields``)
+    declared: Mapping[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
         return f"{self.name} {self.version} ({self.language})"
+
+
+def _declared_problem(kind: Any, declared: Mapping[str, Any]) -> str | None:
+    """What ``kind`` finds wrong with the fields a hello declares for it, if anything."""
+    check = getattr(kind, "hello_problem", None)
+    return None if check is None else check(declared)
 
 
 def quote(line: str) -> str:
@@ -320,12 +330,9 @@ class Harness:
             problem = "gave no list of strategies"
         elif not isinstance(message.get("sort"), bool):
             problem = "did not say whether it serves sort (true or false)"
-        elif not isinstance(message.get("indexOffsets", {}), dict) or not all(
-            isinstance(k, str) and type(v) is int for k, v in message.get("indexOffsets", {}).items()
-        ):
-            problem = "gave indexOffsets that are not {family: integer}"
-        elif not isinstance(message.get("latencyFaultTolerance", True), bool):
-            problem = "gave a latencyFaultTolerance that is not true or false"
+        declared = {key: value for key, value in message.items() if key not in HELLO_FIELDS}
+        if problem is None:
+            problem = next((found for kind in kinds.all_kinds() if (found := _declared_problem(kind, declared)) is not None), None)
         if problem is not None:
             self._fault(process, f"answered hello with {quote(line.decode('utf-8', 'replace').strip())}: it {problem}")
         assert isinstance(implementation, dict) and isinstance(strategies, list)
@@ -337,8 +344,7 @@ class Harness:
             homepage if isinstance(homepage, str) else None,
             tuple(strategies),
             message["sort"],
-            dict(message.get("indexOffsets", {})),
-            message.get("latencyFaultTolerance", True),
+            declared,
         )
 
     # -- requests ------------------------------------------------------------

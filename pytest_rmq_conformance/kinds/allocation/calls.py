@@ -16,7 +16,7 @@ from typing import Any
 from pytest_rmq_conformance.engine.generated import budgets
 from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.nondeterminism import note_answer
-from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, call_with_timeout
+from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyFault, call_with_timeout
 from pytest_rmq_conformance.kinds.allocation.invariants import Violation
 from pytest_rmq_conformance.kinds.allocation.replay import (
     Answer,
@@ -29,7 +29,7 @@ from pytest_rmq_conformance.kinds.allocation.reports import short_queues
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 
-__all__ = ["ask", "assign", "note_allocation"]
+__all__ = ["ask", "assign", "note_allocation", "TimedStrategy"]
 
 
 def ask(
@@ -190,3 +190,30 @@ def note_allocation(strategy: Any, consumer_group: Any, caller: Any, mq_all: Seq
     """Keep ``answer`` in the active nondeterminism recording, if ``strategy`` is the strategy under test."""
     question = (consumer_group, caller, None if mq_all is None else tuple(mq_all), None if cid_all is None else tuple(cid_all))
     note_answer(strategy, question, answer, _Allocations)
+
+
+class TimedStrategy:
+    """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
+    :class:`~pytest_rmq_conformance.engine.running.timeouts.CallTimeout`, which no rebalance swallows),
+    respects a generated check's deadline and is noted for its nondeterminism replay: the
+    strategy under test as a rebalance model's clients call it."""
+
+    def __init__(self, strategy: Any, timeout: float | None):
+        self.strategy = strategy
+        self.timeout = timeout
+        self.name = getattr(strategy, "name", type(strategy).__name__)
+
+    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
+        budgets.check()
+        try:
+            result = call_with_timeout(
+                lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
+            )
+        except Exception as exc:
+            note_allocation(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(exception=exc))
+            raise
+        answer = read_answer(result, mq_all)
+        note_allocation(self.strategy, consumer_group, current_cid, mq_all, cid_all, answer)
+        if answer.fault is not None:  # an answer no client could use: the check stops here
+            raise StrategyFault(f"for {current_cid!r}: {answer.fault}")
+        return None if answer.returned_none else (result if answer.queues is None else list(answer.queues))

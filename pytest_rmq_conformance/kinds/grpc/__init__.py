@@ -44,6 +44,24 @@ class GrpcBalancers:
 
         return (golden_dir() / "grpc",)
 
+    def hello_fields(self, strategy: Any) -> dict[str, Any]:
+        """A balancer that declares an index offset (``rmq_index_offset``) says so in the
+        built-in harness's hello, as ``indexOffsets`` of its family."""
+        from pytest_rmq_conformance.kinds.grpc.golden import HELLO_FIELD, OFFSET_ATTRIBUTE
+
+        family = kinds.family_of(getattr(strategy, "name", None))
+        offset = getattr(strategy, OFFSET_ATTRIBUTE, 0)
+        return {HELLO_FIELD: {family.name: offset}} if family is not None and type(offset) is int and offset else {}
+
+    def hello_problem(self, declared: Mapping[str, Any]) -> str | None:
+        """A harness's ``indexOffsets`` must be ``{family: integer}``."""
+        from pytest_rmq_conformance.kinds.grpc.golden import HELLO_FIELD
+
+        offsets = declared.get(HELLO_FIELD, {})
+        if not isinstance(offsets, dict) or not all(isinstance(k, str) and type(v) is int for k, v in offsets.items()):
+            return f"gave {HELLO_FIELD} that are not {{family: integer}}"
+        return None
+
     @property
     def default_properties(self) -> frozenset[str]:
         from pytest_rmq_conformance.kinds.grpc.properties import DEFAULT_PROPERTIES

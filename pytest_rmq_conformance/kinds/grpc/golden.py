@@ -20,6 +20,8 @@ __all__ = ["replay", "index_offset", "run_label"]
 
 #: the attribute a balancer declares its index's offset from Java's by
 OFFSET_ATTRIBUTE = "rmq_index_offset"
+#: the hello field a harness declares them in, per family
+HELLO_FIELD = "indexOffsets"
 #: run id -> the client whose classes answered it, as the runs replayed in this process say
 _CLIENTS: dict[str, str] = {}
 
@@ -32,10 +34,11 @@ def run_label(run: str) -> str:
 
 def index_offset(subject: Subject, family: str) -> int:
     """How the strategy's index relates to Java's (its index = Java's + offset), as it declares
-    in ``rmq_index_offset``, or a harness in its hello's ``indexOffsets`` (0 by default)."""
+    in ``rmq_index_offset``, or a harness in its hello's ``indexOffsets`` (0 by default; the
+    hello was checked by the kind's ``hello_problem``)."""
     hello = subject.hello
     if hello is not None:
-        return hello.index_offsets.get(family, 0)
+        return int(hello.declared.get(HELLO_FIELD, {}).get(family, 0))
     source = subject.source
     probed = None if source is None else source.probed
     offset = getattr(probed, OFFSET_ATTRIBUTE, 0) if probed is not None else 0

@@ -82,9 +82,17 @@ class ProducerSelection:
 
     def hello_fields(self, strategy: Any) -> dict[str, Any]:
         """A fault strategy without latency fault tolerance says so in the built-in harness's hello."""
-        from pytest_rmq_conformance.kinds.producer.declared import LATENCY_ATTRIBUTE
+        from pytest_rmq_conformance.kinds.producer.declared import HELLO_FIELD, LATENCY_ATTRIBUTE
 
-        return {"latencyFaultTolerance": False} if getattr(strategy, LATENCY_ATTRIBUTE, True) is False else {}
+        return {HELLO_FIELD: False} if getattr(strategy, LATENCY_ATTRIBUTE, True) is False else {}
+
+    def hello_problem(self, declared: Mapping[str, Any]) -> str | None:
+        """A harness's ``latencyFaultTolerance`` must be true or false."""
+        from pytest_rmq_conformance.kinds.producer.declared import HELLO_FIELD
+
+        if not isinstance(declared.get(HELLO_FIELD, True), bool):
+            return f"gave a {HELLO_FIELD} that is not true or false"
+        return None
 
     def replay(self, subject: Any, case: Any, run: Any) -> Any:
         from pytest_rmq_conformance.kinds.producer.golden import replay

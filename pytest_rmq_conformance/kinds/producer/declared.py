@@ -12,17 +12,25 @@ from typing import Any
 
 from pytest_rmq_conformance.kinds.producer.cases import TraceCase
 
-__all__ = ["LATENCY_ATTRIBUTE", "latency_fault_tolerance", "turns_latency_on", "without_latency"]
+__all__ = ["LATENCY_ATTRIBUTE", "HELLO_FIELD", "latency_fault_tolerance", "hello_says", "turns_latency_on", "without_latency"]
 
 #: the attribute a Python fault strategy declares it by
 LATENCY_ATTRIBUTE = "rmq_latency_fault_tolerance"
+#: the hello field a harness declares it in
+HELLO_FIELD = "latencyFaultTolerance"
+
+
+def hello_says(hello: Any) -> bool:
+    """Whether a harness's hello (:class:`~pytest_rmq_conformance.engine.protocol.client.Hello`)
+    says its fault strategy has latency fault tolerance."""
+    return bool(hello.declared.get(HELLO_FIELD, True))
 
 
 def latency_fault_tolerance(subject: Any) -> bool:
     """Whether the strategy under test has latency fault tolerance, as it declares."""
     hello = subject.hello
     if hello is not None:
-        return bool(hello.latency_fault_tolerance)
+        return hello_says(hello)
     source = subject.source
     probed = None if source is None else source.probed
     declared = True if probed is None else getattr(probed, LATENCY_ATTRIBUTE, True)
@@ -38,5 +46,5 @@ def turns_latency_on(case: TraceCase) -> bool:
 
 def without_latency(subject: Any) -> str:
     """Why a trace that turns latency on is not asked of ``subject``."""
-    where = "its hello's latencyFaultTolerance" if subject.hello is not None else LATENCY_ATTRIBUTE
+    where = f"its hello's {HELLO_FIELD}" if subject.hello is not None else LATENCY_ATTRIBUTE
     return f"{subject.name} has no latency fault tolerance ({where} is false): judged on the traces that never turn latency on"

@@ -1,4 +1,6 @@
-"""Fixtures for tests of what a group does while it rebalances (registered by the plugin).
+"""The fixtures of consumer allocation (registered by the plugin): hypothesis strategies of
+groups drawn for the strategy under test, and the models of what a group does while it
+rebalances, on a manual clock (``rmq_clock``, which the producer fixtures share).
 
 Every fixture is session-scoped and hands out fresh objects, so it is safe
 inside ``@given``: :func:`rmq_clock` goes back to its start at every new test
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.processqueue.rebalance import RebalanceImpl
 
 __all__ = [
-    "TimedStrategy",
+    "rmq_groups",
     "rmq_client_version",
     "rmq_clock",
     "rmq_process_queue",
@@ -36,35 +38,30 @@ __all__ = [
 ]
 
 
-class TimedStrategy:
-    """``strategy`` whose ``allocate`` is cut off after ``timeout`` seconds (raising
-    :class:`~pytest_rmq_conformance.engine.running.timeouts.CallTimeout`, which no rebalance swallows),
-    respects a generated check's deadline and is noted for its nondeterminism replay."""
+@pytest.fixture(scope="session")
+def rmq_groups(rmq_conformance):
+    """Hypothesis strategies of consumer groups configured for the strategy under test.
 
-    def __init__(self, strategy: Any, timeout: float | None):
-        self.strategy = strategy
-        self.timeout = timeout
-        self.name = getattr(strategy, "name", type(strategy).__name__)
+    ``rmq_groups.scenarios(adversarial=False)`` draws a
+    :class:`~pytest_rmq_conformance.kinds.allocation.scenarios.Scenario`, ``rmq_groups.plans()``
+    a group with joins, leaves and crashes; build the strategy for one with
+    ``rmq_conformance.build_for(scenario)``. Example::
 
-    def allocate(self, consumer_group, current_cid, mq_all, cid_all):
-        from pytest_rmq_conformance.engine.generated import budgets
-        from pytest_rmq_conformance.engine.running.timeouts import StrategyFault, call_with_timeout
-        from pytest_rmq_conformance.kinds.allocation.calls import note_allocation
-        from pytest_rmq_conformance.kinds.allocation.replay import Answer, read_answer
+        from hypothesis import given
+        from pytest_rmq_conformance import assign
 
-        budgets.check()
-        try:
-            result = call_with_timeout(
-                lambda: self.strategy.allocate(consumer_group, current_cid, mq_all, cid_all), self.timeout
-            )
-        except Exception as exc:
-            note_allocation(self.strategy, consumer_group, current_cid, mq_all, cid_all, Answer(exception=exc))
-            raise
-        answer = read_answer(result, mq_all)
-        note_allocation(self.strategy, consumer_group, current_cid, mq_all, cid_all, answer)
-        if answer.fault is not None:  # an answer no client could use: the check stops here
-            raise StrategyFault(f"for {current_cid!r}: {answer.fault}")
-        return None if answer.returned_none else (result if answer.queues is None else list(answer.queues))
+        def test_every_client_gets_something(rmq_groups, rmq_conformance):
+            @given(rmq_groups.scenarios())
+            def check(scenario):
+                shares, problems = assign(rmq_conformance.build_for, scenario, timeout=5)
+                if len(scenario.mq_all) >= len(scenario.clients):
+                    assert all(shares.values()), shares
+
+            check()
+    """
+    from pytest_rmq_conformance.kinds.allocation.groups import Groups
+
+    return Groups(rmq_conformance)
 
 
 @pytest.fixture(scope="session")
@@ -192,6 +189,8 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
             assert sim.settle() is not None      # one owner per queue again
             print("queues moved:", sim.churn(since=since))
     """
+    from pytest_rmq_conformance.kinds.allocation.calls import TimedStrategy
+    from pytest_rmq_conformance.kinds.allocation.layouts import broker_names, needs_rooms
     from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario, default_params
     from pytest_rmq_conformance.processqueue.group import GroupSimulation, default_clients, default_queues
 
@@ -212,8 +211,7 @@ def rmq_group_simulation(rmq_conformance, rmq_client_version):
                 pytest.fail(f"the strategy under test could not be loaded: {problem}", pytrace=False)
             family = conformance.family
             if isinstance(queues, int):
-                brokers = ("IDC1@broker-a", "IDC2@broker-b") if family and family.startswith("MACHINE_ROOM") else ("broker-a", "broker-b")
-                queues = default_queues(queues, brokers=brokers)
+                queues = default_queues(queues, brokers=broker_names(2, rooms=needs_rooms(family)))
             members = default_clients(clients) if isinstance(clients, int) else list(clients)
             scenario = Scenario(
                 family,
