@@ -18,6 +18,7 @@ extensions = [
     "sphinxarg.ext",
     "html_anchors",
     "rmq_reference",
+    "wide_tables",
 ]
 
 source_suffix = {".md": "markdown"}
@@ -36,3 +37,5 @@ autodoc_typehints = "description"
 
 html_theme = "furo"
 html_title = "pytest-rmq-conformance"
+# the generated reports: their tables get the width right of the navigation (docs/_ext/wide_tables/)
+wide_pages = ["clients", "clients-trend", "sweep/report", "group-sweep/report", "mixing/report"]
