@@ -718,7 +718,7 @@ def html(
         _sort_html(sorts),
         _mixing_html(mix),
         f'<section class="causes">{prose_html(causes, source)}</section>',
-        survey.to_html(),
+        survey.to_html().replace('<div class="scroll">', f'{HINT}<div class="scroll">'),  # its boxes' hints too
     ]
     script = (scripts[0] if scripts else "") + f"<script>{MARK_OVERFLOW}</script>"
     return f"{head}<body>{''.join(parts)}{script}</body></html>\n"

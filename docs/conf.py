@@ -19,6 +19,7 @@ extensions = [
     "html_anchors",
     "nav_lists",
     "rmq_reference",
+    "wide_tables",
 ]
 
 source_suffix = {".md": "markdown"}
@@ -37,3 +38,5 @@ autodoc_typehints = "description"
 
 html_theme = "furo"
 html_title = "pytest-rmq-conformance"
+# the generated reports: their tables get the width right of the navigation (docs/_ext/wide_tables/)
+wide_pages = ["clients", "clients-trend", "sweep/report", "group-sweep/report", "mixing/report"]

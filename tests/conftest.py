@@ -1,5 +1,6 @@
 import importlib
 import importlib.util
+import json
 import os
 import pkgutil
 import sys
@@ -102,3 +103,41 @@ def toy_registered():
 
     kinds.unregister_family("ROTATE")
     sys.modules.pop("toy_family", None)
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def build_docs(source: Path, out: Path) -> tuple[int, str]:
+    """``tox -e docs``'s build of ``source`` into ``out``: (exit status, the warnings). Needs the
+    ``docs`` extra (Sphinx, MyST, Furo, sphinx-argparse): its callers skip without it."""
+    from sphinx.cmd.build import build_main
+
+    warnings = out.parent / f"{out.name}-warnings.txt"
+    status = build_main(["-q", "-W", "-n", "--keep-going", "-b", "html", "-w", str(warnings), str(source), str(out)])
+    return status, warnings.read_text(encoding="utf-8") if warnings.exists() else ""
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The documentation site, built once per run: under xdist the workers share one build (a lock
+    on POSIX). Its users skip without the docs extra or the documentation's sources."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each process builds its own
+        fcntl = None
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None or fcntl is None:
+        root = tmp_path_factory.mktemp("docs")
+    else:
+        root = tmp_path_factory.getbasetemp().parent / f"docs-{run}"
+        root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "done.json"
+        if not done.exists():
+            done.write_text(json.dumps(build_docs(DOCS, root / "html")), encoding="utf-8")
+        status, warnings = json.loads(done.read_text(encoding="utf-8"))
+    assert (status, warnings) == (0, ""), warnings
+    return root / "html"

@@ -9,22 +9,16 @@ import argparse
 import importlib
 import inspect
 import json
-import os
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
-try:
-    import fcntl
-except ImportError:  # not POSIX: each process builds its own
-    fcntl = None  # type: ignore[assignment]
-
 for _module in ("sphinx", "myst_parser", "furo", "sphinxarg"):
     pytest.importorskip(_module, reason=f"the docs extra is not installed ({_module}): pip install -e '.[docs]'")
 
-from sphinx.cmd.build import build_main  # noqa: E402
+from conftest import build_docs as build  # noqa: E402
 
 import pytest_rmq_conformance  # noqa: E402
 from pytest_rmq_conformance import cli  # noqa: E402
@@ -42,33 +36,6 @@ sys.path.insert(0, str(DOCS / "_ext"))
 
 from rmq_reference.options import inis_rst, options_rst, recorded, stated_defaults  # noqa: E402
 from rmq_reference.schemas import Schema, SchemaDocError  # noqa: E402
-
-
-def build(source: Path, out: Path) -> tuple[int, str]:
-    """``tox -e docs``'s build of ``source`` into ``out``: (exit status, the warnings)."""
-    warnings = out.parent / f"{out.name}-warnings.txt"
-    status = build_main(["-q", "-W", "-n", "--keep-going", "-b", "html", "-w", str(warnings), str(source), str(out)])
-    return status, warnings.read_text(encoding="utf-8") if warnings.exists() else ""
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site, built once per run: under xdist the workers share one build (a lock on POSIX)."""
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if run is None or fcntl is None:
-        root = tmp_path_factory.mktemp("docs")
-    else:
-        root = tmp_path_factory.getbasetemp().parent / f"docs-{run}"
-        root.mkdir(exist_ok=True)
-    with open(root / "lock", "w") as lock:
-        if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        done = root / "done.json"
-        if not done.exists():
-            done.write_text(json.dumps(build(DOCS, root / "html")), encoding="utf-8")
-        status, warnings = json.loads(done.read_text(encoding="utf-8"))
-    assert (status, warnings) == (0, ""), warnings
-    return root / "html"
 
 
 def page(site: Path, name: str) -> str:
