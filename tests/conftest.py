@@ -45,7 +45,9 @@ if importlib.util.find_spec("pytest_rmq_conformance") is not None:
 def pytest_collection_modifyitems(items):
     """A ``cross_product`` test's first parameter set runs on every Python; the others are
     marked ``once``, which one interpreter answers for all (tox.ini: the py311 env runs them,
-    the other Pythons deselect them). Runs before ``-m`` deselects anything."""
+    the other Pythons deselect them). Runs before ``-m`` deselects anything. Then the ``heavy``
+    tests move to the front, in their order: started first, they do not leave one worker running
+    a long test alone at the end of the run."""
     seen = set()
     for item in items:
         if item.get_closest_marker("cross_product") is None:
@@ -54,6 +56,7 @@ def pytest_collection_modifyitems(items):
         if function in seen:
             item.add_marker(pytest.mark.once)
         seen.add(function)
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
 
 
 def missing(what: str) -> None:

@@ -31,6 +31,7 @@ def test_every_benchmark_has_a_tiny_run():
     assert {path.name for path in BENCHMARKS.glob("*.py")} == set(TINY) | LIBRARIES
 
 
+@pytest.mark.heavy
 @pytest.mark.once
 @pytest.mark.parametrize("script", sorted(TINY))
 def test_the_benchmark_runs_at_a_tiny_size(script):

@@ -47,6 +47,7 @@ def test_clients_are_mixed_by_the_families_their_harness_serves(mixing, capsys):
     assert "nothing-to-mix: its harness serves nothing to mix with Java" in capsys.readouterr().err
 
 
+@pytest.mark.heavy
 @pytest.mark.once
 @pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, reason="the sweep runs on PySpark: the sweep extra")
 def test_the_driver_writes_the_mixing_pages_without_timings(mixing, tmp_path, monkeypatch):

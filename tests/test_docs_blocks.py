@@ -26,6 +26,7 @@ def reader_env() -> dict[str, str]:
     return env
 
 
+@pytest.mark.heavy
 @pytest.mark.once
 @pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
 def test_every_block_of_the_page_runs_as_shown(page, tmp_path):

@@ -88,6 +88,7 @@ def record(case_id="pub-AVG-0001-grid", results=None, reference=REFERENCE, **cha
     return data
 
 
+@pytest.mark.heavy
 def test_round_trip_rebuilds_the_shipped_golden_byte_for_byte(tmp_path):
     write_harness(tmp_path / "harness", harness_records(golden_dir()))
     report = import_harness(tmp_path / "harness", tmp_path / "out")

@@ -58,6 +58,7 @@ def harness(request) -> str:
     return f"exec:{request.getfixturevalue('go_binary')}"
 
 
+@pytest.mark.heavy
 def test_each_example_harness_passes_the_whole_suite_at_5_3_3(pytester, harness):
     """Every check and every golden case; the generated checks draw 20 groups each, half the quick
     profile's 40 (each wrong variant below is caught with fewer)."""

@@ -92,6 +92,7 @@ def four_client_cases(golden):
     return [c for c in golden.by_strategy("AVG") if "5.3.3" in c.runs and c.cid_all is not None and len(c.cid_all) == 4]
 
 
+@pytest.mark.heavy
 @pytest.mark.once  # every Python runs the harness over a part of every family (test_protocol's real run)
 def test_the_python_harness_passes_every_golden_case_of_every_family(project, golden):
     result = project.runpytest(*Q, f"--rmq-strategy={PYTHON_HARNESS}", "--rmq-checks=golden,sort")

@@ -62,6 +62,7 @@ def _count(golden, family: str, release: str) -> int:
     return sum(1 for case in golden.by_strategy(family) if release in case.runs)
 
 
+@pytest.mark.heavy
 def test_each_producer_harness_passes_every_golden_case_it_claims(pytester, harness, producer_golden):
     language, spec = harness
     for release in RELEASES:

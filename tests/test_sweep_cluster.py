@@ -101,6 +101,7 @@ def _stored(out):
     return summary, rows
 
 
+@pytest.mark.heavy
 def test_the_readme_cluster_sweeps_as_local_2_does(tmp_path):
     setup, master_line, worker_line, wait_line, sweep_line, kill_line = BLOCK
     assert wait_line.startswith("until ") and "aliveworkers" in wait_line and "8080" in wait_line

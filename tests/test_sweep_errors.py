@@ -114,6 +114,7 @@ def test_a_spark_that_does_not_start_is_one_line_and_exit_3_with_its_log_kept(tm
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.heavy
 @pytest.mark.once
 @needs_spark
 def test_a_sweep_that_fails_part_way_publishes_nothing_and_keeps_the_earlier_sweep(tmp_path):
