@@ -23,7 +23,7 @@ from pytest_rmq_conformance.kinds.allocation.groups import Groups
 from pytest_rmq_conformance.kinds.grpc.draws import FIXED_GROUPS, fixed_cases
 from pytest_rmq_conformance.kinds.producer.draws import MIN_VALUE_STRINGS, boundary_traces, fixed_selector_cases, traces
 from pytest_rmq_conformance.kinds.producer.invariants import penalty
-from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY
+from pytest_rmq_conformance.ports.producer.fault_strategy import ISOLATION_LATENCY
 
 SEARCH = settings(database=None, max_examples=400, phases=[Phase.generate])  # the first one found: no shrinking
 

@@ -12,8 +12,8 @@ from pytest_rmq_conformance.kinds.allocation.differential import differences
 from pytest_rmq_conformance.kinds.allocation.groups import ring_trap_groups
 from pytest_rmq_conformance.kinds.allocation.reports import format_mismatch
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
-from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash, md5_hash
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueConsistentHash, md5_hash
+from pytest_rmq_conformance.ports.allocation.consistent_hash import HashRing
 
 
 def reference_for(scenario):

@@ -165,7 +165,7 @@ def test_an_unused_plugin_imports_no_engine(pytester):
     pytester.makepyfile(
         test_own="import sys\n\n"
         "def test_own():\n"
-        "    loaded = sorted(m for m in sys.modules if m.startswith(('pytest_rmq_conformance.engine', 'pytest_rmq_conformance.strategies', 'jsonschema')))\n"
+        "    loaded = sorted(m for m in sys.modules if m.startswith(('pytest_rmq_conformance.engine', 'pytest_rmq_conformance.ports.allocation', 'jsonschema')))\n"
         "    assert loaded == []\n"
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")

@@ -4,7 +4,7 @@ import pytest
 
 from pytest_rmq_conformance import MessageQueue
 from pytest_rmq_conformance.engine.kinds import reference_strategy
-from pytest_rmq_conformance.strategies import (
+from pytest_rmq_conformance.ports.allocation import (
     AllocateMachineRoomNearby,
     AllocateMessageQueueAveragely,
     AllocateMessageQueueAveragelyByCircle,

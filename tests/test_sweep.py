@@ -175,7 +175,7 @@ def test_a_strategy_that_does_not_load_stops_the_sweep_before_spark_starts(swept
 def test_a_strategy_in_the_current_directory_is_found(swept, tmp_path, monkeypatch):
     """As under ``python -m``: the sweep finds my_allocation.py where it is run, and so do the
     Python workers Spark starts (through PYTHONPATH)."""
-    (tmp_path / "here_only.py").write_text("from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely as Mine\n")
+    (tmp_path / "here_only.py").write_text("from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely as Mine\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
     assert main(["sweep", "--strategy", "here_only:Mine", "--quiet"]) == 0
@@ -360,7 +360,7 @@ def test_a_harness_serving_several_families_is_swept_once_per_family():
 
 def test_a_harness_that_dies_is_a_recorded_fault_and_the_next_scenario_runs(faulty, tmp_path, monkeypatch):
     (tmp_path / "dying.py").write_text(
-        "import os\nfrom pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "import os\nfrom pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n"
         "class DiesOnFourClients(AllocateMessageQueueAveragely):\n"
         "    def allocate(self, group, cid, mq_all, cid_all):\n"
         "        if len(cid_all) == 4:\n            os._exit(7)\n"

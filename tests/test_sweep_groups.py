@@ -14,16 +14,16 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy", reason="the group sweep counts with numpy: the sweep extra")
 
 from pytest_rmq_conformance.cli import main  # noqa: E402
-from pytest_rmq_conformance.grpc.balancers import message_group_index  # noqa: E402
 from pytest_rmq_conformance.pipeline.groups.job import tally  # noqa: E402
 from pytest_rmq_conformance.pipeline.groups.mappers import JAVA, JavaModulo, UserMapping, load_problem  # noqa: E402
 from pytest_rmq_conformance.pipeline.groups.space import GroupSpace  # noqa: E402
+from pytest_rmq_conformance.ports.grpc.balancers import message_group_index  # noqa: E402
 
 #: the example's jump consistent hashing, and mappings that misbehave on some groups
 JUMP = Path(__file__).parents[1] / "examples" / "group-alternative" / "jump.py"
 USER_MAPPINGS = '''
 from jump import JumpGroupHash as Jump
-from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue
+from pytest_rmq_conformance.ports.grpc.route import Broker, Endpoints, MessageQueue
 
 
 class Picky(Jump):

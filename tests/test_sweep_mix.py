@@ -118,7 +118,7 @@ def test_a_harness_is_mixed_per_consumer_family_and_served_java_is_safe():
 
 def test_a_harness_that_dies_is_an_error_and_the_next_scenario_runs(tmp_path, monkeypatch):
     (tmp_path / "dying.py").write_text(
-        "import os\nfrom pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "import os\nfrom pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n"
         "class DiesOnFourClients(AllocateMessageQueueAveragely):\n"
         "    def allocate(self, group, cid, mq_all, cid_all):\n"
         "        if len(cid_all) == 4:\n            os._exit(7)\n"
@@ -142,7 +142,7 @@ def test_a_harness_that_dies_is_an_error_and_the_next_scenario_runs(tmp_path, mo
 @given(st.lists(st.text(max_size=30), min_size=1, max_size=20), st.integers(1, 5000))
 def test_java_selector_is_the_port(names, queues):
     from pytest_rmq_conformance.model import MessageQueue
-    from pytest_rmq_conformance.producer.selectors import SelectMessageQueueByHash
+    from pytest_rmq_conformance.ports.producer.selectors import SelectMessageQueueByHash
 
     found, error = JavaSelector().positions(names, queues)
     mqs = [MessageQueue("TopicTest", "broker-a", q) for q in range(queues)]

@@ -40,7 +40,7 @@ from pytest_rmq_conformance.kinds.allocation.family import get as family_record
 from pytest_rmq_conformance.kinds.allocation.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Plan, Scenario
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
+from pytest_rmq_conformance.ports.allocation.consistent_hash import HashRing, md5_hash
 
 __all__ = [
     "Groups",

@@ -4,8 +4,8 @@ the fault strategy (``MQFaultStrategy``) or a ``MessageQueueSelector``.
 :data:`KIND` is its record (:class:`~pytest_rmq_conformance.engine.kinds.Kind`), registered with
 its three families when this package is imported: ``FAULT_STRATEGY`` (a trace of selects,
 fault updates, clock moves and route refreshes), ``SELECTOR_HASH`` and ``SELECTOR_RANDOM``. The
-Python contract a strategy meets is :mod:`pytest_rmq_conformance.producer.contract`; the
-reference ports are :mod:`pytest_rmq_conformance.producer`. Golden cases are :mod:`.cases`,
+Python contract a strategy meets is :mod:`pytest_rmq_conformance.ports.producer.contract`; the
+reference ports are :mod:`pytest_rmq_conformance.ports.producer`. Golden cases are :mod:`.cases`,
 their replay :mod:`.trace` and :mod:`.golden`, reports :mod:`.reports`.
 
 Internal: import the public names from ``pytest_rmq_conformance``.

@@ -5,7 +5,7 @@ How the group sweep maps message groups to queues: Java's mapping, and a user's 
 :class:`JavaModulo` is ``takeMessageQueueByMessageGroup`` of the 5.x Java client, SipHash-2-4
 of the group's UTF-8 bytes modulo the queue count, with each group hashed once and every queue
 count taken with numpy (the tests hold it equal to the port,
-:func:`~pytest_rmq_conformance.grpc.balancers.message_group_index`). :class:`UserMapping` asks a
+:func:`~pytest_rmq_conformance.ports.grpc.balancers.message_group_index`). :class:`UserMapping` asks a
 ``--strategy``: a Python balancer built as ``factory(route=, index=)`` on the route of ``K``
 writable queues, ids ``0..K-1`` of one master (the golden ``GROUP_HASH`` route), whose
 ``take_message_queue_by_message_group`` answers each group; or an ``exec:`` harness serving

@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 from pytest_rmq_conformance.javalang import JavaRandom, java_list_get, java_rem
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer.contract import Clock, FaultItem, TopicRouteData
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex, producer_release
-from pytest_rmq_conformance.producer.latency import LatencyFaultToleranceImpl
-from pytest_rmq_conformance.producer.publish_info import TopicPublishInfo, topic_route_data_to_topic_publish_info
+from pytest_rmq_conformance.ports.producer.contract import Clock, FaultItem, TopicRouteData
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex, producer_release
+from pytest_rmq_conformance.ports.producer.latency import LatencyFaultToleranceImpl
+from pytest_rmq_conformance.ports.producer.publish_info import TopicPublishInfo, topic_route_data_to_topic_publish_info
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["MQFaultStrategy", "SystemClock", "LATENCY_MAX", "NOT_AVAILABLE_DURATION", "ISOLATION_LATENCY", "SHUFFLE_SEED"]

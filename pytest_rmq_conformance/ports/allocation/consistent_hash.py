@@ -14,8 +14,8 @@ from functools import lru_cache, partial
 
 from pytest_rmq_conformance.javalang import java_get_bytes, normalize_charset
 from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy, check_arguments
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
-from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, check_arguments
 
 __all__ = ["AllocateMessageQueueConsistentHash", "HashRing", "RingHit", "md5_hash"]
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 
-from pytest_rmq_conformance.grpc.route import MASTER_BROKER_ID, Endpoints, MessageQueue, is_readable, is_writable
 from pytest_rmq_conformance.javalang import INT_MAX, guava_mod, java_get_bytes, java_int, sip_hash24
+from pytest_rmq_conformance.ports.grpc.route import MASTER_BROKER_ID, Endpoints, MessageQueue, is_readable, is_writable
 
 __all__ = ["AtomicIndex", "PublishingLoadBalancer", "MessageGroupBalancer", "SubscriptionLoadBalancer", "message_group_index"]
 

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from pytest_rmq_conformance.javalang import java_split
+from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy, check_arguments
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
-from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, check_arguments
 
 __all__ = ["AllocateMessageQueueByMachineRoom", "broker_room"]
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer.contract import (
+from pytest_rmq_conformance.ports.producer.contract import (
     MASTER_ID,
     BrokerData,
     FaultItem,
@@ -171,7 +171,7 @@ class SimulatedRoute:
     from the time, as in Java), so that sends are repeatable.
 
     >>> from pytest_rmq_conformance.processqueue.clock import ManualClock
-    >>> from pytest_rmq_conformance.producer import MQFaultStrategy
+    >>> from pytest_rmq_conformance.ports.producer import MQFaultStrategy
     >>> clock = ManualClock()
     >>> route = SimulatedRoute({"broker-a": 2, "broker-b": 2}, clock=clock, version="5.3.3")
     >>> strategy = MQFaultStrategy(clock=clock, version="5.3.3")

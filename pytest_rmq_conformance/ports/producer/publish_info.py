@@ -19,8 +19,8 @@ from pytest_rmq_conformance.javalang import (
     java_string_key,
 )
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer.contract import MASTER_ID, PERM_WRITE, QueueData, TopicRouteData
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex, producer_release
+from pytest_rmq_conformance.ports.producer.contract import MASTER_ID, PERM_WRITE, QueueData, TopicRouteData
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex, producer_release
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["TopicPublishInfo", "QueueFilter", "topic_route_data_to_topic_publish_info"]

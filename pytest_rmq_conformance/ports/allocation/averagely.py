@@ -5,7 +5,7 @@ Internal: import the public names from ``pytest_rmq_conformance``.
 
 from __future__ import annotations
 
-from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, check_arguments
+from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy, check_arguments
 
 __all__ = ["AllocateMessageQueueAveragely"]
 

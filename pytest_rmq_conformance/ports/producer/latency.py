@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from pytest_rmq_conformance.javalang import JavaConcurrentHashMap, JavaRandom, java_long, java_rem
-from pytest_rmq_conformance.producer.contract import Clock, FaultItem
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex, producer_release
+from pytest_rmq_conformance.ports.producer.contract import Clock, FaultItem
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex, producer_release
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["LatencyFaultToleranceImpl", "DETECT_TIMEOUT", "DETECT_INTERVAL"]
@@ -22,7 +22,7 @@ DETECT_INTERVAL = 2000
 
 class LatencyFaultToleranceImpl:
     """Java ``LatencyFaultToleranceImpl``: ``fault_item_table`` maps a broker name to its
-    :class:`~pytest_rmq_conformance.producer.contract.FaultItem` and iterates in Java's
+    :class:`~pytest_rmq_conformance.ports.producer.contract.FaultItem` and iterates in Java's
     ``ConcurrentHashMap`` order. Items are immutable; an update puts a new one under the
     same key, which keeps the key's place.
 

@@ -4,14 +4,14 @@ the route model (:mod:`.route`) and the publishing and subscription balancers (:
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
 
-from pytest_rmq_conformance.grpc.balancers import (
+from pytest_rmq_conformance.ports.grpc.balancers import (
     AtomicIndex,
     MessageGroupBalancer,
     PublishingLoadBalancer,
     SubscriptionLoadBalancer,
     message_group_index,
 )
-from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue
+from pytest_rmq_conformance.ports.grpc.route import Broker, Endpoints, MessageQueue
 
 __all__ = [
     "AtomicIndex",

@@ -6,8 +6,12 @@ Internal: import the public names from ``pytest_rmq_conformance``.
 from __future__ import annotations
 
 from pytest_rmq_conformance.javalang import java_string_key
+from pytest_rmq_conformance.ports.allocation.base import (
+    AllocateMessageQueueStrategy,
+    MachineRoomResolver,
+    check_arguments,
+)
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
-from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy, MachineRoomResolver, check_arguments
 
 __all__ = ["AllocateMachineRoomNearby"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_rmq_conformance.javalang import JavaRandom, java_abs, java_hash_code, java_list_get, java_rem
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer.counter import producer_release
+from pytest_rmq_conformance.ports.producer.counter import producer_release
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["SelectMessageQueueByHash", "SelectMessageQueueByRandom"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
-from pytest_rmq_conformance.strategies.base import AllocateMessageQueueStrategy
 
 __all__ = ["AllocateMessageQueueByConfig"]
 
