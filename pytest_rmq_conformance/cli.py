@@ -342,10 +342,10 @@ def _allocation_space(args: argparse.Namespace, version: str):
 
 
 def _group_space(args: argparse.Namespace):
-    """The group sweeps' space (the group sweep's and the mix's producer side); a ValueError names
+    """The message groups' space (the message-group sweep's and the mix's producer side); a ValueError names
     the option at fault."""
     from pytest_rmq_conformance.pipeline.checks import parse_range
-    from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+    from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 
     return GroupSpace(
         groups=args.groups,
@@ -467,8 +467,8 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
-    from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
+    from pytest_rmq_conformance.pipeline.message_groups.job import run_group_sweep
+    from pytest_rmq_conformance.pipeline.message_groups.mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
     if problems:
@@ -481,7 +481,7 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, timeout=timeout,
         progress=not args.quiet,
     )
-    from pytest_rmq_conformance.pipeline.groups.report import mapping_sentences
+    from pytest_rmq_conformance.pipeline.message_groups.report import mapping_sentences
 
     print("\n".join(mapping_sentences(summary)))
     print(f"report: {args.out / 'report.html'}")
@@ -522,8 +522,8 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    from pytest_rmq_conformance.pipeline.mix.groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
+    from pytest_rmq_conformance.pipeline.mix.message_groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()

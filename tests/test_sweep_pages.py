@@ -55,7 +55,7 @@ def _allocation(summary, out):
 
 
 def _groups(summary, out):
-    from pytest_rmq_conformance.pipeline.groups.report import write_group_report
+    from pytest_rmq_conformance.pipeline.message_groups.report import write_group_report
 
     write_group_report(summary, out)
     return (out / "report.html").read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
-"""Internal: the group sweep report's plots.
+"""Internal: the message-group sweep report's plots.
 
-The group sweep report's plots, drawn from ``summary.json`` data (never from result rows).
+The message-group sweep report's plots, drawn from ``summary.json`` data (never from result rows).
 
 :func:`draw` renders two PNGs: the skew (fullest queue over the mean) against the queue count,
 beside what a uniform random spread of as many groups gives; and the share of groups that change

@@ -1,6 +1,6 @@
-"""Internal: the group sweep's space.
+"""Internal: the message-group sweep's space.
 
-The group sweep's space: ``groups`` message groups, named by a format from their index, spread
+The message-group sweep's space: ``groups`` message groups, named by a format from their index, spread
 over every queue count ``K`` of a range, each ``K`` compared with ``K - 1`` and ``K + 1``.
 
 Group ``i`` is the same text on any machine and in any partition.

@@ -1,6 +1,6 @@
-"""Internal: the group sweep on Spark.
+"""Internal: the message-group sweep on Spark.
 
-The group sweep on Spark: group indexes as a DataFrame, each partition's groups mapped over
+The message-group sweep on Spark: group indexes as a DataFrame, each partition's groups mapped over
 every queue count by Java's mapping and each ``--strategy`` (:mod:`.mappers`) in
 ``mapInArrow``, tallied per partition (:func:`tally`: groups per queue, groups that change queue
 from ``K`` to ``K + 1``), summed by Spark per queue into ``results/`` (Parquet) and per queue
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 from pytest_rmq_conformance.pipeline.spark import (
     Progress,
     Say,
@@ -105,7 +105,7 @@ def tally_batches(space: GroupSpace, specs: Sequence[str], timeout: float | None
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from pytest_rmq_conformance.pipeline.groups.mappers import mappings
+        from pytest_rmq_conformance.pipeline.message_groups.mappers import mappings
 
         chosen = mappings(specs, timeout)
         try:
@@ -136,7 +136,7 @@ def run_group_sweep(
     ``out/report.md``, ``out/report.html`` and the plots. Returns the summary."""
     from pyspark.sql import functions as F
 
-    from pytest_rmq_conformance.pipeline.groups.summary import summarize, validate_summary
+    from pytest_rmq_conformance.pipeline.message_groups.summary import summarize, validate_summary
 
     started = time.perf_counter()
     out = Path(out)
@@ -166,7 +166,7 @@ def run_group_sweep(
         write_json(staging / "summary.json", summary)
         shutil.rmtree(staging / "tallies", ignore_errors=True)
         if report:
-            from pytest_rmq_conformance.pipeline.groups.report import write_group_report
+            from pytest_rmq_conformance.pipeline.message_groups.report import write_group_report
 
             write_group_report(summary, staging)
         publish(staging, out)

@@ -3,13 +3,13 @@
 The producer side of ``sweep --mix --groups N``: two producers of one topic, one Java and one
 the strategy under test, sending the same message groups (or keys).
 
-Names are the group sweep's (:class:`~pytest_rmq_conformance.pipeline.groups.space.GroupSpace`, ``--group-format``), taken over
+Names are the message-group sweep's (:class:`~pytest_rmq_conformance.pipeline.message_groups.space.GroupSpace`, ``--group-format``), taken over
 every queue count ``K`` of ``--queues``. A name is *split* at ``K`` when the two producers send
 it to different queues: its messages then reach two queues and lose their order. Two families:
 
 - ``GROUP_HASH``, the 5.x clients' ``takeMessageQueueByMessageGroup`` (Java: SipHash-2-4 mod K,
-  :class:`~pytest_rmq_conformance.pipeline.groups.mappers.JavaModulo`); the strategy is asked as the group sweep asks it
-  (:class:`~pytest_rmq_conformance.pipeline.groups.mappers.UserMapping`: a balancer, or an ``exec:`` harness's ``group`` requests);
+  :class:`~pytest_rmq_conformance.pipeline.message_groups.mappers.JavaModulo`); the strategy is asked as the message-group sweep asks it
+  (:class:`~pytest_rmq_conformance.pipeline.message_groups.mappers.UserMapping`: a balancer, or an ``exec:`` harness's ``group`` requests);
 - ``SELECTOR_HASH``, the 4.x ``MessageQueueSelector`` by ``arg.hashCode() % n`` (Java:
   ``SelectMessageQueueByHash`` of :data:`~pytest_rmq_conformance.releases.DEFAULT_RELEASE`, the
   name as the ``String`` argument, :class:`JavaSelector`); the strategy is a selector built as
@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.groups.mappers import JavaModulo, UserMapping
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.message_groups.mappers import JavaModulo, UserMapping
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["FAMILIES", "GROUP_FIELDS", "JavaSelector", "UserSelector", "group_entries", "mix_tally", "mappers"]

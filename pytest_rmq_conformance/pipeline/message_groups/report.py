@@ -1,6 +1,6 @@
-"""Internal: the group sweep's report.
+"""Internal: the message-group sweep's report.
 
-The group sweep's report: ``summary.json`` as Markdown and a self-contained HTML page, with
+The message-group sweep's report: ``summary.json`` as Markdown and a self-contained HTML page, with
 its two plots (:mod:`.plots`), rendered as :mod:`~pytest_rmq_conformance.pipeline.pages`."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.groups.plots import MOVED_PLOT, SKEW_PLOT, draw
+from pytest_rmq_conformance.pipeline.message_groups.plots import MOVED_PLOT, SKEW_PLOT, draw
 from pytest_rmq_conformance.pipeline.pages import (
     Block,
     Heading,

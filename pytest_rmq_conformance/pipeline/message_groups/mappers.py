@@ -1,6 +1,6 @@
-"""Internal: the group sweep's mappings of message groups to queues.
+"""Internal: the message-group sweep's mappings of message groups to queues.
 
-How the group sweep maps message groups to queues: Java's mapping, and a user's alternative.
+How the message-group sweep maps message groups to queues: Java's mapping, and a user's alternative.
 
 :class:`JavaModulo` is ``takeMessageQueueByMessageGroup`` of the 5.x Java client, SipHash-2-4
 of the group's UTF-8 bytes modulo the queue count, with each group hashed once and every queue

@@ -1,6 +1,6 @@
-"""Internal: the group sweep's ``summary.json``.
+"""Internal: the message-group sweep's ``summary.json``.
 
-Per mapping and queue count ``K``, the aggregates of a group sweep, computed by Spark, as
+Per mapping and queue count ``K``, the aggregates of a message-group sweep, computed by Spark, as
 ``summary.json``.
 
 Every figure is exact and independent of partitioning: groups per queue are sums, the skew is
@@ -18,8 +18,8 @@ from typing import Any
 
 from pytest_rmq_conformance._version import __version__
 from pytest_rmq_conformance.engine.generated.statistics import chi_square_tail
-from pytest_rmq_conformance.pipeline.groups.mappers import FAMILY, JAVA
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.message_groups.mappers import FAMILY, JAVA
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 
 __all__ = ["summarize", "validate_summary"]
 
