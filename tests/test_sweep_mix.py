@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy", reason="the mix sweep counts with numpy: the sweep extra")
 
 from pytest_rmq_conformance.cli import main  # noqa: E402
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace  # noqa: E402
 from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace  # noqa: E402
-from pytest_rmq_conformance.pipeline.mix.consumer import MixEvaluator, consumer_entries, mix_costs, mixes  # noqa: E402
+from pytest_rmq_conformance.pipeline.mix.allocation import MixEvaluator, consumer_entries, mix_costs, mixes  # noqa: E402
 from pytest_rmq_conformance.pipeline.mix.message_groups import JavaSelector, group_entries, mappers, mix_tally  # noqa: E402
 
 PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"

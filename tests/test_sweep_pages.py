@@ -49,7 +49,7 @@ def test_the_stylesheet_is_one_for_every_mode():
 
 
 def _allocation(summary, out):
-    from pytest_rmq_conformance.pipeline.consumer.report import render_html
+    from pytest_rmq_conformance.pipeline.allocation.report import render_html
 
     return render_html(summary)
 

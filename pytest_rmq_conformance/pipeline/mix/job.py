@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance._version import __version__
-from pytest_rmq_conformance.pipeline.consumer.job import entry_labels, evaluator_batches
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.allocation.job import entry_labels, evaluator_batches
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
 from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
-from pytest_rmq_conformance.pipeline.mix.consumer import MIX_FIELDS, MIXES, MixEvaluator
+from pytest_rmq_conformance.pipeline.mix.allocation import MIX_FIELDS, MIXES, MixEvaluator
 from pytest_rmq_conformance.pipeline.mix.message_groups import GROUP_FIELDS
 from pytest_rmq_conformance.pipeline.spark import (
     Say,

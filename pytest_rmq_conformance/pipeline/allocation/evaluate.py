@@ -6,7 +6,7 @@ differential with the reference port, :func:`~pytest_rmq_conformance.kinds.alloc
 
 No pytest here: the Spark job calls this in its tasks, the plain runner in one process.
 
-    >>> from pytest_rmq_conformance.pipeline.consumer.space import fixed_example
+    >>> from pytest_rmq_conformance.pipeline.allocation.space import fixed_example
     >>> row = Evaluator("AVG").evaluate(fixed_example())
     >>> row["moved"], row["lower_bound"], row["own"], row["violation_count"]
     (8, 6, 6, 0)
@@ -32,7 +32,7 @@ from pytest_rmq_conformance.kinds.allocation.invariants import Violation
 from pytest_rmq_conformance.kinds.allocation.quick import read_queues
 from pytest_rmq_conformance.kinds.allocation.scenarios import Plan, Scenario, default_params, java_ordered_queues
 from pytest_rmq_conformance.kinds.allocation.steps import check_step
-from pytest_rmq_conformance.pipeline.consumer.space import layout_of
+from pytest_rmq_conformance.pipeline.allocation.space import layout_of
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["Evaluator", "Prepared", "RESULT_FIELDS", "prepare", "sweep_entries"]

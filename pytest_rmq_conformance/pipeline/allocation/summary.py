@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_rmq_conformance._version import __version__
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
 
 __all__ = ["summarize", "bins_of", "EXAMPLES_PER_KIND", "BINS", "QUARTILES"]
 

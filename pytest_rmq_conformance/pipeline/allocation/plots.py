@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from pytest_rmq_conformance.engine.kinds import ports
-from pytest_rmq_conformance.pipeline.consumer.summary import bins_of
+from pytest_rmq_conformance.pipeline.allocation.summary import bins_of
 from pytest_rmq_conformance.pipeline.figures import MARKERS, figure_class, png_bytes
 from pytest_rmq_conformance.pipeline.pages import span
 

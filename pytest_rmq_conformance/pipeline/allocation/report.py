@@ -1,7 +1,7 @@
 """Internal: the allocation sweep's report, ``summary.json`` as Markdown and an HTML page, with three plots.
 
 :func:`render_markdown` and :func:`render_html` are pure and render the same content;
-:func:`write_report` also draws the plots (:mod:`~pytest_rmq_conformance.pipeline.consumer.plots`,
+:func:`write_report` also draws the plots (:mod:`~pytest_rmq_conformance.pipeline.allocation.plots`,
 which needs matplotlib, the ``sweep`` extra) and writes every file atomically.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.pipeline.consumer.plots import CHURN_PLOT, COST_PLOT, IMBALANCE_PLOT, draw, label
+from pytest_rmq_conformance.pipeline.allocation.plots import CHURN_PLOT, COST_PLOT, IMBALANCE_PLOT, draw, label
 from pytest_rmq_conformance.pipeline.pages import (
     Block,
     Code,

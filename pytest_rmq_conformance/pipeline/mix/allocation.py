@@ -3,14 +3,14 @@
 The consumer side of ``sweep --mix``: one client's allocation sharing a consumer group with
 Java's reference of the same family.
 
-Each scenario is the consumer sweep's (:class:`~.space.SweepSpace`: a group, its queues and
+Each scenario is the allocation sweep's (:class:`~.space.SweepSpace`: a group, its queues and
 layout, one join, leave or crash). Every client of the scenario (the members before the event,
 and a joiner) runs either the strategy under test (X) or Java's reference port; a *mix* says
 which. Three mixes a scenario, drawn from ``(seed, scenario, mix)`` so they replay anywhere:
 one X client, half of them (rounded down), all but one; a size already taken by an earlier mix
 is not repeated, so a pool of two clients has one mix. Before and after the event each member
 computes its own share with its own strategy, as the sweep's evaluator asks them (fresh
-instances, the same time limits); a crash is a leave as the consumer sweep models it (the
+instances, the same time limits); a crash is a leave as the allocation sweep models it (the
 crashed client is gone from ``cidAll``, its stale view is not modelled).
 
 A member's answer does not depend on what the others run, so X and Java are each asked once per
@@ -37,8 +37,8 @@ from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.timeouts import time_limits
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.kinds.allocation.scenarios import Plan, Scenario
-from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator, prepare
-from pytest_rmq_conformance.pipeline.consumer.space import layout_of
+from pytest_rmq_conformance.pipeline.allocation.evaluate import Evaluator, prepare
+from pytest_rmq_conformance.pipeline.allocation.space import layout_of
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["MIXES", "MIX_FIELDS", "MixEvaluator", "mixes", "consumer_entries", "holders", "mix_costs"]

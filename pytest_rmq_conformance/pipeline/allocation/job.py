@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_rmq_conformance.pipeline.allocation.evaluate import RESULT_FIELDS, Evaluator, sweep_entries
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace, fixed_example
+from pytest_rmq_conformance.pipeline.allocation.summary import summarize
 from pytest_rmq_conformance.pipeline.checks import validate_summary
-from pytest_rmq_conformance.pipeline.consumer.evaluate import RESULT_FIELDS, Evaluator, sweep_entries
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace, fixed_example
-from pytest_rmq_conformance.pipeline.consumer.summary import summarize
 from pytest_rmq_conformance.pipeline.spark import (
     Say,
     arrow_schema,
@@ -126,7 +126,7 @@ def run_sweep(
         validate_summary(summary)
         write_json(staging / "summary.json", summary)
         if report:
-            from pytest_rmq_conformance.pipeline.consumer.report import write_report
+            from pytest_rmq_conformance.pipeline.allocation.report import write_report
 
             write_report(summary, staging)
         publish(staging, out)
