@@ -64,12 +64,12 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.kinds.allocation.calls import (
         assign,
     )
+    from pytest_rmq_conformance.kinds.allocation.draws import (
+        Groups,
+    )
     from pytest_rmq_conformance.kinds.allocation.family import (
         PARTITION,
         AllocationFamily,
-    )
-    from pytest_rmq_conformance.kinds.allocation.groups import (
-        Groups,
     )
     from pytest_rmq_conformance.kinds.allocation.scenarios import (
         Event,
@@ -395,7 +395,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
     # what the fixtures hand a test
     f"{_P}.engine.loading.subject": ["Subject"],
     f"{_P}.engine.golden.cases": ["GoldenCases", "CaseOutcome"],
-    f"{_P}.kinds.allocation.groups": ["Groups"],
+    f"{_P}.kinds.allocation.draws": ["Groups"],
     f"{_P}.kinds.allocation.scenarios": ["Scenario", "Plan", "Event"],
     f"{_P}.kinds.allocation.calls": ["assign"],
     f"{_P}.plugin.producer_fixtures": ["FaultStrategies"],

@@ -12,7 +12,7 @@ from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.javalang import java_split
-from pytest_rmq_conformance.kinds.allocation.groups import Groups, room_trap_groups, scenarios, virtual_node_counts
+from pytest_rmq_conformance.kinds.allocation.draws import Groups, room_trap_groups, scenarios, virtual_node_counts
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 
 FIRST = settings(

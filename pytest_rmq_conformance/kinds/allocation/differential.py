@@ -134,7 +134,7 @@ def reference_check(subject: Any) -> GeneratedCheck | str:
     """The strategy under test against the reference port on generated groups, adversarial ones
     included, and on the fixed groups every seed asks; or why it cannot run."""
     from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-    from pytest_rmq_conformance.kinds.allocation.groups import Groups
+    from pytest_rmq_conformance.kinds.allocation.draws import Groups
     from pytest_rmq_conformance.kinds.allocation.reports import format_generated, format_mismatch
 
     groups = Groups(subject)

@@ -128,7 +128,7 @@ def _hash_keywords(params: Params, version: str, charset: str) -> Keywords:
 
 
 def _hash_draw(draw, queues, adversarial: bool) -> dict[str, Any]:
-    from pytest_rmq_conformance.kinds.allocation.groups import virtual_node_counts
+    from pytest_rmq_conformance.kinds.allocation.draws import virtual_node_counts
 
     return {"virtualNodeCnt": draw(virtual_node_counts(adversarial))}
 
@@ -264,7 +264,7 @@ def _nearby_covers_nothing(params: Params) -> bool:
 
 
 def _nearby_draw(draw, consumer_group: str, adversarial: bool):
-    from pytest_rmq_conformance.kinds.allocation.groups import nearby_group
+    from pytest_rmq_conformance.kinds.allocation.draws import nearby_group
 
     return draw(nearby_group(consumer_group, adversarial))
 
