@@ -10,7 +10,7 @@ from pytest_rmq_conformance import MessageQueue
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.kinds.allocation.differential import differences
 from pytest_rmq_conformance.kinds.allocation.draws import ring_trap_groups
-from pytest_rmq_conformance.kinds.allocation.reports import format_mismatch
+from pytest_rmq_conformance.kinds.allocation.failures import format_mismatch
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueConsistentHash, md5_hash
 from pytest_rmq_conformance.ports.allocation.consistent_hash import HashRing

@@ -394,8 +394,8 @@ def test_the_import_refuses_two_provenances_naming_the_line(tmp_path):
 def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
     """A step wraps rather than being cut, so excluded endpoints that differ from a broker's only in
     order, and a count of 0, can be read; the endpoints line shows each broker's, in order."""
+    from pytest_rmq_conformance.kinds.grpc.failures import balancer_lines
     from pytest_rmq_conformance.kinds.grpc.play import Mismatch
-    from pytest_rmq_conformance.kinds.grpc.reports import balancer_lines
 
     reordered = "grpc-pub-PUBLISH_ROUND_ROBIN-0292-small"
     (case,) = [case for case in GOLDEN.cases if case.id == reordered]

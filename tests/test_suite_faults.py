@@ -13,7 +13,7 @@ import json
 
 from pytest_rmq_conformance.engine.generated.domain import reference_body
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.failures import format_generated
 from pytest_rmq_conformance.kinds.producer.draws import selector_cases
 from pytest_rmq_conformance.kinds.producer.generated import play
 from pytest_rmq_conformance.plugin.verdicts import run_generated
@@ -91,7 +91,7 @@ def test_the_issues_false_alarm_on_the_built_in_hash_selector_does_not_fail(pyte
 WRONG_ALLOCATION_PROPERTY = '''
 from pytest_rmq_conformance.engine.generated.domain import reference_body
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.failures import format_generated
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 

@@ -93,7 +93,7 @@ class GrpcBalancers:
         return replay(subject, case, run)
 
     def report(self, outcome: Any, rerun: str) -> str:
-        from pytest_rmq_conformance.kinds.grpc.reports import format_outcome
+        from pytest_rmq_conformance.kinds.grpc.failures import format_outcome
 
         return format_outcome(outcome, rerun)
 

@@ -1,4 +1,4 @@
-"""The report of a generated example on which a check failed, whatever the kind.
+"""How a generated example on which a check failed reads, whatever the kind.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """

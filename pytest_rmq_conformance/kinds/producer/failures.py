@@ -1,4 +1,4 @@
-"""Failure reports of producer selection: the first diverging step, and the trace up to it.
+"""How a failing producer-selection case reads: the first diverging step, and the trace up to it.
 
 For a fault-strategy trace the report is a table, one row per step played: the clock, the
 stored counter, the publish list and the fault table before the step, the step, what Java

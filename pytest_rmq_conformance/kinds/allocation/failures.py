@@ -1,6 +1,6 @@
-"""Failure reports a strategy author can act on.
+"""How a failing allocation case reads, in words a strategy author can act on.
 
-A report names the case and release, sums up the inputs, shows per caller
+A failure names the case and release, sums up the inputs, shows per caller
 what is missing and what is extra, and ends with one command line that
 reruns just that case. :func:`reason_of` gives the key under which similar
 failures are grouped.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
-from pytest_rmq_conformance.engine.generated.report import format_generated as generated_report
+from pytest_rmq_conformance.engine.generated.failures import format_generated as generated_report
 from pytest_rmq_conformance.kinds.allocation.cases import GoldenCase
 from pytest_rmq_conformance.kinds.allocation.replay import Mismatch
 from pytest_rmq_conformance.model import MessageQueue, shown_name
