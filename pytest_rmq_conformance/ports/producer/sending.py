@@ -170,8 +170,7 @@ class SimulatedRoute:
     infos it makes have their counter's ``java.util.Random`` seeded with ``seed`` (``None``:
     from the time, as in Java), so that sends are repeatable.
 
-    >>> from pytest_rmq_conformance.processqueue.clock import ManualClock
-    >>> from pytest_rmq_conformance.ports.producer import MQFaultStrategy
+    >>> from pytest_rmq_conformance import ManualClock, MQFaultStrategy
     >>> clock = ManualClock()
     >>> route = SimulatedRoute({"broker-a": 2, "broker-b": 2}, clock=clock, version="5.3.3")
     >>> strategy = MQFaultStrategy(clock=clock, version="5.3.3")
