@@ -449,9 +449,9 @@ class Groups:
         return self._fixed(scenarios(self.subject.family, adversarial))
 
     def explicit(self) -> list:
-        """Fixed groups every seed must see (:func:`~.groups.ring_trap_groups`,
-        :func:`~.groups.room_trap_groups`, :func:`~.groups.order_trap_groups`,
-        :func:`~.groups.edge_config_groups`), for checks that compare with the reference."""
+        """Fixed groups every seed must see (:func:`~.draws.ring_trap_groups`,
+        :func:`~.draws.room_trap_groups`, :func:`~.draws.order_trap_groups`,
+        :func:`~.draws.edge_config_groups`), for checks that compare with the reference."""
         family, fixed = self.subject.family, self.subject.fixed_params()
         if family is None:
             return []

@@ -3,8 +3,8 @@
 ``sweep --mix`` on Spark: what sharing a group with Java clients costs a strategy.
 
 The consumer side (:func:`run_mix_sweep`) maps scenario ids to result rows, one per scenario,
-strategy and mix (:mod:`.consumer`); the producer side (:func:`run_mix_groups_sweep`) tallies
-each partition's names per strategy and queue count (:mod:`.groups`). Spark sums them into
+strategy and mix (:mod:`.allocation`); the producer side (:func:`run_mix_groups_sweep`) tallies
+each partition's names per strategy and queue count (:mod:`.message_groups`). Spark sums them into
 ``summary.json``, whose ``verdicts`` say per strategy and family whether it is safe to mix with
 Java, what breaks, how often, and the worst case with what replays it. The session, staging,
 atomic publication and errors are :mod:`~pytest_rmq_conformance.pipeline.spark`'s.
