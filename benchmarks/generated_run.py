@@ -18,7 +18,7 @@ import tempfile
 import time
 
 DEFAULT_SPECS = ["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "CONFIG",
-                 "pytest_rmq_conformance.strategies:AllocateMessageQueueConsistentHash"]
+                 "pytest_rmq_conformance.ports.allocation:AllocateMessageQueueConsistentHash"]
 GENERATED = "--rmq-checks=invariants,one-answer,reference"
 
 

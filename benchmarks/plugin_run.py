@@ -25,7 +25,7 @@ DEFAULT_SPECS = [
     "MACHINE_ROOM",
     "MACHINE_ROOM_NEARBY",
     "CONFIG",
-    "pytest_rmq_conformance.strategies:AllocateMessageQueueConsistentHash",
+    "pytest_rmq_conformance.ports.allocation:AllocateMessageQueueConsistentHash",
 ]
 
 

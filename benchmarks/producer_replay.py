@@ -26,7 +26,7 @@ BARE = r"""
 import json, sys
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.producer.trace import TraceClock, route_of
-from pytest_rmq_conformance.producer import MQFaultStrategy
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy
 release, steps = sys.argv[1], 0
 for line in (golden_dir() / "producer" / "FAULT_STRATEGY.jsonl").read_text(encoding="utf-8").splitlines():
     case = json.loads(line)

@@ -23,8 +23,8 @@ import json, resource, sys, time
 from pathlib import Path
 from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.pipeline.checks import parse_range
-from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
 from pytest_rmq_conformance.pipeline.spark import spark_session
 
 count, queues, consumers, master, partitions, report, out = sys.argv[1:]

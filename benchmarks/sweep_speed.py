@@ -28,8 +28,8 @@ from pathlib import Path
 
 from pytest_rmq_conformance.engine.kinds import ports
 from pytest_rmq_conformance.kinds.allocation.scenarios import java_ordered
-from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator, Prepared, prepare
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.allocation.evaluate import Evaluator, Prepared, prepare
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
 
 SPECS = sorted(ports("allocation"))
 
@@ -101,7 +101,7 @@ def plain(space: SweepSpace) -> tuple:
 
 
 def on_spark(space: SweepSpace, master: str, partitions: int) -> tuple:
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
     from pytest_rmq_conformance.pipeline.spark import spark_session
 
     started = time.perf_counter()

@@ -28,8 +28,8 @@ if sys.version_info >= (3, 11):
 else:  # pytest brings tomli to 3.10
     import tomli as tomllib
 
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 
 HERE = Path(__file__).resolve().parent
 VERSIONS = HERE / "versions.toml"
@@ -56,8 +56,8 @@ def table_markdown(summary: dict[str, Any]) -> str:
 
 def _entries(listed: dict[str, dict[str, Any]]) -> tuple[list, list, dict[str, str]]:
     """The consumer and producer entries of every client, and each harness spec's client name."""
-    from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
-    from pytest_rmq_conformance.pipeline.mix.groups import group_entries
+    from pytest_rmq_conformance.pipeline.mix.allocation import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix.message_groups import group_entries
 
     consumer, producer, names = [], [], {}
     for name, entry in listed.items():

@@ -33,22 +33,6 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.engine.loading.subject import (
         Subject,
     )
-    from pytest_rmq_conformance.grpc import (
-        AtomicIndex,
-        MessageGroupBalancer,
-        PublishingLoadBalancer,
-        SubscriptionLoadBalancer,
-        message_group_index,
-    )
-    from pytest_rmq_conformance.grpc import (
-        Broker as GrpcBroker,
-    )
-    from pytest_rmq_conformance.grpc import (
-        Endpoints as GrpcEndpoints,
-    )
-    from pytest_rmq_conformance.grpc import (
-        MessageQueue as GrpcMessageQueue,
-    )
     from pytest_rmq_conformance.javalang import (
         INT_MAX,
         INT_MIN,
@@ -80,12 +64,12 @@ if TYPE_CHECKING:
     from pytest_rmq_conformance.kinds.allocation.calls import (
         assign,
     )
+    from pytest_rmq_conformance.kinds.allocation.draws import (
+        Groups,
+    )
     from pytest_rmq_conformance.kinds.allocation.family import (
         PARTITION,
         AllocationFamily,
-    )
-    from pytest_rmq_conformance.kinds.allocation.groups import (
-        Groups,
     )
     from pytest_rmq_conformance.kinds.allocation.scenarios import (
         Event,
@@ -113,6 +97,63 @@ if TYPE_CHECKING:
         RunState,
         rmq_state,
     )
+    from pytest_rmq_conformance.ports.allocation import (
+        AllocateMachineRoomNearby,
+        AllocateMessageQueueAveragely,
+        AllocateMessageQueueAveragelyByCircle,
+        AllocateMessageQueueByConfig,
+        AllocateMessageQueueByMachineRoom,
+        AllocateMessageQueueConsistentHash,
+        AllocateMessageQueueStrategy,
+        HashRing,
+        MachineRoomResolver,
+        MapMachineRoomResolver,
+        SplitMachineRoomResolver,
+        md5_hash,
+    )
+    from pytest_rmq_conformance.ports.grpc import (
+        AtomicIndex,
+        MessageGroupBalancer,
+        PublishingLoadBalancer,
+        SubscriptionLoadBalancer,
+        message_group_index,
+    )
+    from pytest_rmq_conformance.ports.grpc import (
+        Broker as GrpcBroker,
+    )
+    from pytest_rmq_conformance.ports.grpc import (
+        Endpoints as GrpcEndpoints,
+    )
+    from pytest_rmq_conformance.ports.grpc import (
+        MessageQueue as GrpcMessageQueue,
+    )
+    from pytest_rmq_conformance.ports.producer import (
+        LatencyFaultToleranceImpl,
+        MQFaultStrategy,
+        SelectMessageQueueByHash,
+        SelectMessageQueueByRandom,
+        ThreadLocalIndex,
+        TopicPublishInfo,
+        topic_route_data_to_topic_publish_info,
+    )
+    from pytest_rmq_conformance.ports.producer.contract import (
+        MASTER_ID,
+        PERM_WRITE,
+        BrokerData,
+        Clock,
+        Counter,
+        Detecting,
+        FaultItem,
+        FaultStrategy,
+        PublishInfo,
+        QueueData,
+        Selector,
+        TopicRouteData,
+    )
+    from pytest_rmq_conformance.ports.producer.sending import (
+        SendOutcome,
+        SimulatedRoute,
+    )
     from pytest_rmq_conformance.processqueue.broker import Broker as LockBroker
     from pytest_rmq_conformance.processqueue.broker import RebalanceLockManager
     from pytest_rmq_conformance.processqueue.clock import (
@@ -130,50 +171,9 @@ if TYPE_CHECKING:
         RebalancePullImpl,
         RebalancePushImpl,
     )
-    from pytest_rmq_conformance.producer import (
-        LatencyFaultToleranceImpl,
-        MQFaultStrategy,
-        SelectMessageQueueByHash,
-        SelectMessageQueueByRandom,
-        ThreadLocalIndex,
-        TopicPublishInfo,
-        topic_route_data_to_topic_publish_info,
-    )
-    from pytest_rmq_conformance.producer.contract import (
-        MASTER_ID,
-        PERM_WRITE,
-        BrokerData,
-        Clock,
-        Counter,
-        Detecting,
-        FaultItem,
-        FaultStrategy,
-        PublishInfo,
-        QueueData,
-        Selector,
-        TopicRouteData,
-    )
-    from pytest_rmq_conformance.producer.sending import (
-        SendOutcome,
-        SimulatedRoute,
-    )
     from pytest_rmq_conformance.releases import (
         DEFAULT_RELEASE,
         RELEASES,
-    )
-    from pytest_rmq_conformance.strategies import (
-        AllocateMachineRoomNearby,
-        AllocateMessageQueueAveragely,
-        AllocateMessageQueueAveragelyByCircle,
-        AllocateMessageQueueByConfig,
-        AllocateMessageQueueByMachineRoom,
-        AllocateMessageQueueConsistentHash,
-        AllocateMessageQueueStrategy,
-        HashRing,
-        MachineRoomResolver,
-        MapMachineRoomResolver,
-        SplitMachineRoomResolver,
-        md5_hash,
     )
 
 #: the public names, as type checkers and ``import *`` read them (the table below loads them)
@@ -343,7 +343,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
         "HashCodeOf",
     ],
     # the consumer side's reference ports
-    f"{_P}.strategies": [
+    f"{_P}.ports.allocation": [
         "AllocateMessageQueueStrategy",
         "AllocateMessageQueueAveragely",
         "AllocateMessageQueueAveragelyByCircle",
@@ -358,7 +358,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
         "md5_hash",
     ],
     # the producer side: the shapes a strategy implements, and the reference ports
-    f"{_P}.producer.contract": [
+    f"{_P}.ports.producer.contract": [
         "Clock",
         "Counter",
         "PublishInfo",
@@ -372,7 +372,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
         "MASTER_ID",
         "PERM_WRITE",
     ],
-    f"{_P}.producer": [
+    f"{_P}.ports.producer": [
         "MQFaultStrategy",
         "TopicPublishInfo",
         "ThreadLocalIndex",
@@ -382,7 +382,7 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
         "topic_route_data_to_topic_publish_info",
     ],
     # the 5.x gRPC clients' route types (prefixed: the 4.x names above mean other things) and balancers
-    f"{_P}.grpc": [
+    f"{_P}.ports.grpc": [
         ("GrpcEndpoints", "Endpoints"),
         ("GrpcBroker", "Broker"),
         ("GrpcMessageQueue", "MessageQueue"),
@@ -395,11 +395,11 @@ _MODULES: dict[str, list[str | tuple[str, str]]] = {
     # what the fixtures hand a test
     f"{_P}.engine.loading.subject": ["Subject"],
     f"{_P}.engine.golden.cases": ["GoldenCases", "CaseOutcome"],
-    f"{_P}.kinds.allocation.groups": ["Groups"],
+    f"{_P}.kinds.allocation.draws": ["Groups"],
     f"{_P}.kinds.allocation.scenarios": ["Scenario", "Plan", "Event"],
     f"{_P}.kinds.allocation.calls": ["assign"],
     f"{_P}.plugin.producer_fixtures": ["FaultStrategies"],
-    f"{_P}.producer.sending": ["SimulatedRoute", "SendOutcome"],
+    f"{_P}.ports.producer.sending": ["SimulatedRoute", "SendOutcome"],
     f"{_P}.processqueue.clock": ["ExampleClock", "ManualClock"],
     f"{_P}.processqueue.config": ["ClientConfig"],
     f"{_P}.processqueue.process_queue": ["Message", "ProcessQueue"],

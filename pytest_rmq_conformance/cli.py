@@ -148,7 +148,7 @@ def _checked_specs(args: argparse.Namespace, load_problem: Callable[[str], str |
 
 def _load_problems(specs: Sequence[str], version: str, timeout: float | None) -> list[str]:
     """Why each of ``specs`` that does not load does not (checked before Spark starts)."""
-    from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator
+    from pytest_rmq_conformance.pipeline.allocation.evaluate import Evaluator
 
     problems = []
     for spec in specs:
@@ -163,7 +163,7 @@ SWEEP_COLUMNS = ("strategy", "scenarios", "failing scenarios", "calls", "queues 
 
 
 def _sweep_row(entry: dict) -> tuple[str, ...]:
-    from pytest_rmq_conformance.pipeline.consumer.plots import label
+    from pytest_rmq_conformance.pipeline.allocation.plots import label
 
     churn = entry["churn"]
     counts = (entry["scenarios"], entry["failing_scenarios"], entry["calls"])
@@ -174,7 +174,7 @@ def _sweep_row(entry: dict) -> tuple[str, ...]:
 def _sweep_table(summary: dict) -> list[str]:
     """Per strategy: scenarios, failing scenarios, calls, queues moved; then each kind of violation
     with the scenarios it was found in."""
-    from pytest_rmq_conformance.pipeline.consumer.plots import label
+    from pytest_rmq_conformance.pipeline.allocation.plots import label
 
     entries = summary["strategies"]
     lines = [SWEEP_COLUMNS, *map(_sweep_row, entries)]
@@ -325,8 +325,8 @@ def _timeout(args: argparse.Namespace) -> float | None:
 def _allocation_space(args: argparse.Namespace, version: str):
     """The consumer sweeps' space (the allocation sweep's and the mix's), after checking the
     reference version; a ValueError names the option at fault."""
+    from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
     from pytest_rmq_conformance.pipeline.checks import parse_range
-    from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
 
     problems = _release_problems("--reference-version", [version], _shipped_releases())
     if problems:
@@ -342,10 +342,10 @@ def _allocation_space(args: argparse.Namespace, version: str):
 
 
 def _group_space(args: argparse.Namespace):
-    """The group sweeps' space (the group sweep's and the mix's producer side); a ValueError names
+    """The message groups' space (the message-group sweep's and the mix's producer side); a ValueError names
     the option at fault."""
     from pytest_rmq_conformance.pipeline.checks import parse_range
-    from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+    from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 
     return GroupSpace(
         groups=args.groups,
@@ -363,7 +363,7 @@ def _allocation_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return error(str(exc))
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
     _importable_here()
     timeout = _timeout(args)
     problems = _load_problems(args.strategy or (), version, timeout)
@@ -467,8 +467,8 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    from pytest_rmq_conformance.pipeline.groups.job import run_group_sweep
-    from pytest_rmq_conformance.pipeline.groups.mappers import load_problem
+    from pytest_rmq_conformance.pipeline.message_groups.job import run_group_sweep
+    from pytest_rmq_conformance.pipeline.message_groups.mappers import load_problem
 
     specs, problems = _checked_specs(args, load_problem)
     if problems:
@@ -481,7 +481,7 @@ def _group_sweep(args: argparse.Namespace) -> int:
         space, args.out, strategies=specs, master=args.master, partitions=args.partitions, timeout=timeout,
         progress=not args.quiet,
     )
-    from pytest_rmq_conformance.pipeline.groups.report import mapping_sentences
+    from pytest_rmq_conformance.pipeline.message_groups.report import mapping_sentences
 
     print("\n".join(mapping_sentences(summary)))
     print(f"report: {args.out / 'report.html'}")
@@ -496,7 +496,7 @@ def _mix_sweep(args: argparse.Namespace) -> int:
         space = _allocation_space(args, version)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    from pytest_rmq_conformance.pipeline.mix.consumer import consumer_entries
+    from pytest_rmq_conformance.pipeline.mix.allocation import consumer_entries
     from pytest_rmq_conformance.pipeline.mix.job import run_mix_sweep
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
@@ -522,8 +522,8 @@ def _mix_groups_sweep(args: argparse.Namespace) -> int:
         space = _group_space(args)
     except ValueError as exc:
         return _sweep_error(str(exc))
-    from pytest_rmq_conformance.pipeline.mix.groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.job import run_mix_groups_sweep
+    from pytest_rmq_conformance.pipeline.mix.message_groups import group_entries
     from pytest_rmq_conformance.pipeline.mix.report import verdict_lines
 
     _importable_here()

@@ -6,7 +6,7 @@ can, and must fail with the class given in ``OBSERVED``."""
 from __future__ import annotations
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 
 class Reversed(AllocateMessageQueueAveragely):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 
 class Generator(AllocateMessageQueueAveragely):

@@ -11,13 +11,13 @@ import time
 from bisect import bisect_right
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.strategies import (
+from pytest_rmq_conformance.ports.allocation import (
     AllocateMessageQueueAveragely,
     AllocateMessageQueueByMachineRoom,
     AllocateMessageQueueConsistentHash,
     check_arguments,
 )
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing, _md5_ring
+from pytest_rmq_conformance.ports.allocation.consistent_hash import HashRing, _md5_ring
 
 
 def share(mq_all, clients, cid):

@@ -11,7 +11,7 @@ import itertools
 import random
 import time
 
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 _random = random.Random(20261125)  # answers hang on the calls made before, never on the inputs; seeded so that a test of them repeats
 _calls = itertools.count()

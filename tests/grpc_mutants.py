@@ -3,13 +3,13 @@ suite must reject each (tests/test_grpc.py names the check that catches it)."""
 
 from __future__ import annotations
 
-from pytest_rmq_conformance.grpc import (
+from pytest_rmq_conformance.javalang import java_get_bytes, java_int, sip_hash24
+from pytest_rmq_conformance.ports.grpc import (
     AtomicIndex,
     MessageGroupBalancer,
     PublishingLoadBalancer,
     SubscriptionLoadBalancer,
 )
-from pytest_rmq_conformance.javalang import java_get_bytes, java_int, sip_hash24
 
 
 class UnsignedModulo(MessageGroupBalancer):

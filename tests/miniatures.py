@@ -12,7 +12,7 @@ import hashlib
 from bisect import bisect_left
 
 from pytest_rmq_conformance.engine.kinds import reference_strategy
-from pytest_rmq_conformance.strategies import (
+from pytest_rmq_conformance.ports.allocation import (
     AllocateMachineRoomNearby,
     AllocateMessageQueueAveragely,
     AllocateMessageQueueAveragelyByCircle,
@@ -22,7 +22,7 @@ from pytest_rmq_conformance.strategies import (
     check_arguments,
     md5_hash,
 )
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing
+from pytest_rmq_conformance.ports.allocation.consistent_hash import HashRing
 
 
 class AvgRemainderToLast(AllocateMessageQueueAveragely):

@@ -2,8 +2,8 @@
 
 import zlib
 
-from pytest_rmq_conformance.producer.selectors import SelectMessageQueueByHash
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.producer.selectors import SelectMessageQueueByHash
 
 
 class ReverseSorted(AllocateMessageQueueAveragely):

@@ -1,7 +1,7 @@
 """A nearby strategy as a client writes it: its ``name`` reads the inner strategy, which only a
 configuration gives it, so the probe must reach the family's configuration to learn its name."""
 
-from pytest_rmq_conformance.strategies import AllocateMachineRoomNearby
+from pytest_rmq_conformance.ports.allocation import AllocateMachineRoomNearby
 
 
 class Nearby:

@@ -5,8 +5,8 @@ name to (the release, the breaker that differs observably in the same place)."""
 from __future__ import annotations
 
 from pytest_rmq_conformance.javalang import INT_MAX, java_int
-from pytest_rmq_conformance.producer import MQFaultStrategy
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex
 
 
 class QueueDatasInPythonOrder(MQFaultStrategy):

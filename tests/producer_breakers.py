@@ -9,9 +9,9 @@ that steps once too often, a penalty that ends a millisecond early. ``BREAKERS``
 from __future__ import annotations
 
 from pytest_rmq_conformance.javalang import INT_MAX, java_hash_code, java_int
-from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
-from pytest_rmq_conformance.producer.latency import LatencyFaultToleranceImpl
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy, SelectMessageQueueByHash
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex
+from pytest_rmq_conformance.ports.producer.latency import LatencyFaultToleranceImpl
 
 
 class PythonModulo(SelectMessageQueueByHash):

@@ -13,10 +13,10 @@ import random
 
 from pytest_rmq_conformance.javalang import java_hash_code
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
-from pytest_rmq_conformance.producer.fault_strategy import LATENCY_MAX, NOT_AVAILABLE_DURATION
-from pytest_rmq_conformance.producer.latency import LatencyFaultToleranceImpl
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy, SelectMessageQueueByHash
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex
+from pytest_rmq_conformance.ports.producer.fault_strategy import LATENCY_MAX, NOT_AVAILABLE_DURATION
+from pytest_rmq_conformance.ports.producer.latency import LatencyFaultToleranceImpl
 
 
 class _NoTwin(MQFaultStrategy):

@@ -20,8 +20,8 @@ built-in one serving the reference ports, and then changes one thing, per ``MODE
 import json
 import sys
 
-from pytest_rmq_conformance.producer import MQFaultStrategy
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex
 
 #: the longest list the ``not-run`` harness's client can build
 LONGEST = 65536

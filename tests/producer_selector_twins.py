@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pytest_rmq_conformance.javalang import INT_MIN, JavaRandom, java_hash_code
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer import SelectMessageQueueByHash, SelectMessageQueueByRandom
+from pytest_rmq_conformance.ports.producer import SelectMessageQueueByHash, SelectMessageQueueByRandom
 
 BY_VALUE = "the queue returned, by value"
 LIST_COPY = "the list of each call, a copy"

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pytest_rmq_conformance.javalang import INT_MAX, java_int, java_string_key
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer import MQFaultStrategy
-from pytest_rmq_conformance.producer.counter import ThreadLocalIndex
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy
+from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex
 
 
 class _ByName:

@@ -3,7 +3,7 @@
 import os
 import time
 
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 
 class DiesOnce(AllocateMessageQueueAveragely):

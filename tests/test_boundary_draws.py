@@ -19,11 +19,11 @@ from producer_breakers import GENERATED_BREAKERS
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_get_bytes, java_sorted_strings, java_string_key
-from pytest_rmq_conformance.kinds.allocation.groups import Groups
+from pytest_rmq_conformance.kinds.allocation.draws import Groups
 from pytest_rmq_conformance.kinds.grpc.draws import FIXED_GROUPS, fixed_cases
 from pytest_rmq_conformance.kinds.producer.draws import MIN_VALUE_STRINGS, boundary_traces, fixed_selector_cases, traces
 from pytest_rmq_conformance.kinds.producer.invariants import penalty
-from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY
+from pytest_rmq_conformance.ports.producer.fault_strategy import ISOLATION_LATENCY
 
 SEARCH = settings(database=None, max_examples=400, phases=[Phase.generate])  # the first one found: no shrinking
 

@@ -51,8 +51,8 @@ def test_clients_are_mixed_by_the_families_their_harness_serves(mixing, capsys):
 @pytest.mark.once
 @pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, reason="the sweep runs on PySpark: the sweep extra")
 def test_the_driver_writes_the_mixing_pages_without_timings(mixing, tmp_path, monkeypatch):
-    from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
-    from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
+    from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
+    from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
 
     monkeypatch.setattr(mixing, "CONSUMER_SPACE", SweepSpace(queues=(1, 20), consumers=(1, 5), count=6))
     monkeypatch.setattr(mixing, "GROUP_SPACE", GroupSpace(groups=50, queues=(1, 4)))

@@ -12,7 +12,7 @@ from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.settings import Settings
 from pytest_rmq_conformance.javalang import java_split
-from pytest_rmq_conformance.kinds.allocation.groups import Groups, room_trap_groups, scenarios, virtual_node_counts
+from pytest_rmq_conformance.kinds.allocation.draws import Groups, room_trap_groups, scenarios, virtual_node_counts
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 
 FIRST = settings(
@@ -135,7 +135,7 @@ def test_a_constructor_raising_where_java_builds_is_one_clear_failure():
 
 
 def test_a_constructor_refusing_what_java_refuses_is_no_failure():
-    conformance = subject("pytest_rmq_conformance.strategies:AllocateMessageQueueConsistentHash")
+    conformance = subject("pytest_rmq_conformance.ports.allocation:AllocateMessageQueueConsistentHash")
     result = check_examples(conformance, st.sampled_from([group(3), group(-1)]), build_every_client(conformance))
     assert result.report is None, result.report
 

@@ -14,7 +14,7 @@ import pytest
 PYTEST = str(Path(sys.executable).with_name("pytest"))
 
 MYSTRAT = '''
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 
 class Averagely:
@@ -43,7 +43,7 @@ def pick(mq_all):
 #: (--rmq-isolate), which answers sort too, it faults until the harness is given up
 CRASHES = '''
 import os
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 
 class ExitsOnFourClients(AllocateMessageQueueAveragely):
@@ -97,7 +97,7 @@ def test_an_installed_module_wins_over_a_local_one_of_the_same_name(here):
     shadow = here / "pytest_rmq_conformance"
     shadow.mkdir()
     (shadow / "__init__.py").write_text("raise ImportError('the local copy was imported')\n")
-    spec = "pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely"
+    spec = "pytest_rmq_conformance.ports.allocation:AllocateMessageQueueAveragely"
     result = shell(f"pytest -p no:cacheprovider --rmq-strategy={spec} --rmq-checks=golden", here)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     loaded = re.search(r"from (\S+averagely\.py), name AVG", result.stdout)

@@ -122,7 +122,7 @@ def test_a_worker_process_that_dies_is_reported(pytester):
     pytester.makepyfile(
         mine="""
         import os
-        from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+        from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
         class DiesUnderSeed2(AllocateMessageQueueAveragely):
             def allocate(self, group, cid, mq_all, cid_all):

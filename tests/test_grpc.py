@@ -19,11 +19,11 @@ from docs_pages import block_after
 from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVIOUR, FAULT, WRONG_QUEUES
 from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
-from pytest_rmq_conformance.grpc import AtomicIndex, PublishingLoadBalancer, message_group_index
-from pytest_rmq_conformance.grpc.route import route_from_json
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, guava_mod, java_get_bytes, sip_hash24
 from pytest_rmq_conformance.kinds.grpc.families import PORTS
 from pytest_rmq_conformance.kinds.grpc.play import replay
+from pytest_rmq_conformance.ports.grpc import AtomicIndex, PublishingLoadBalancer, message_group_index
+from pytest_rmq_conformance.ports.grpc.route import route_from_json
 
 Q = ["-p", "no:cacheprovider", "--rmq-checks=golden"]
 GOLDEN = load_golden(golden_dir() / "grpc", validate=False)  # validated in full by test_the_shipped_cases_match_their_schema
@@ -286,7 +286,7 @@ def test_a_round_robin_failure_shows_the_route_and_the_steps_up_to_it(mutants):
 
 def test_a_balancer_that_keeps_hanging_is_given_up_after_the_hang_budget(pytester):
     pytester.makepyfile(spins="""
-from pytest_rmq_conformance.grpc import MessageGroupBalancer
+from pytest_rmq_conformance.ports.grpc import MessageGroupBalancer
 
 class Spins(MessageGroupBalancer):
     def take_message_queue_by_message_group(self, group):
@@ -394,8 +394,8 @@ def test_the_import_refuses_two_provenances_naming_the_line(tmp_path):
 def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
     """A step wraps rather than being cut, so excluded endpoints that differ from a broker's only in
     order, and a count of 0, can be read; the endpoints line shows each broker's, in order."""
+    from pytest_rmq_conformance.kinds.grpc.failures import balancer_lines
     from pytest_rmq_conformance.kinds.grpc.play import Mismatch
-    from pytest_rmq_conformance.kinds.grpc.reports import balancer_lines
 
     reordered = "grpc-pub-PUBLISH_ROUND_ROBIN-0292-small"
     (case,) = [case for case in GOLDEN.cases if case.id == reordered]
@@ -458,7 +458,7 @@ def test_a_balancer_without_update_is_judged_by_its_stored_number(pytester):
     """No update(), no probe route: a balancer with no Java twin that claims index-wraps is held
     to Java's int by the number it reads back, and one that never wraps fails."""
     pytester.makepyfile(own="""
-from pytest_rmq_conformance.grpc import SubscriptionLoadBalancer
+from pytest_rmq_conformance.ports.grpc import SubscriptionLoadBalancer
 
 class Own(SubscriptionLoadBalancer):
     name = "MY_ROUND_ROBIN"

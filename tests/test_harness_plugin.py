@@ -13,7 +13,7 @@ PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 
 CRASHERS = '''
 import ctypes, os, time
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 def _four_clients(cid_all):
     return cid_all is not None and len(cid_all) == 4
@@ -49,7 +49,7 @@ served = {"avg-only": ["AVG", "CONSISTENT_HASH"], "typo": ["AVG", "CONSISTENT_HA
 print(json.dumps({"protocol": 1, "implementation": {"name": "says", "language": "Python", "version": "0"},
                   "strategies": served, "sort": False}), flush=True)
 sys.stdin.readline()
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 from pytest_rmq_conformance.model import MessageQueue
 for line in sys.stdin:
     request = json.loads(line)

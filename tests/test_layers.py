@@ -61,6 +61,81 @@ def test_the_design_diagram_is_the_layers_contract_and_names_every_module():
     assert _contract("the plugin uses the kinds")["exhaustive"] is True
 
 
+def _subpackages(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir() if (path / "__init__.py").exists()) if folder.is_dir() else []
+
+
+def _names() -> dict[str, list[tuple[str, ...]]]:
+    """Every module and folder of the package by its name: name -> the places it has, each a path
+    whose kind (``kinds/<kind>``, ``ports/<kind>``) or sweep mode (``pipeline/<mode>``,
+    ``pipeline/mix/<mode>.py``) is spelled as such, so that parallel places read alike."""
+    kinds_, modes = set(_subpackages(PACKAGE / "kinds")), set(_subpackages(PACKAGE / "pipeline"))
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if not parts:
+            continue
+        name = parts[-1]
+        if parts[0] in ("kinds", "ports") and len(parts) > 1 and parts[1] in kinds_:
+            parts[1] = "<kind>"
+        if parts[:2] == ["pipeline", "mix"] and len(parts) == 3 and parts[2] in modes:
+            parts[2] = "<mode>"
+        if parts[0] == "pipeline" and len(parts) > 1 and parts[1] in modes:
+            parts[1] = "<mode>"
+        found.setdefault(name, [])
+        if tuple(parts) not in found[name]:
+            found[name].append(tuple(parts))
+    return found
+
+
+def _second_meanings(names: dict[str, list[tuple[str, ...]]]) -> list[str]:
+    """The names that DESIGN.md's rule does not let several places share: one name is one thing in
+    parallel places (each kind's part, each sweep mode's, the kind or mode itself in each layer),
+    or the engine's side of a kind's part (``engine/golden/cases.py`` beside ``kinds/<kind>/cases.py``)."""
+    wrong = []
+    for name, places in sorted(names.items()):
+        if len(places) == 1 or all(place[-1] in ("<kind>", "<mode>") for place in places):
+            continue
+        outside = {place for place in places if place[0] != "engine"}
+        if len(outside) == 1 and (len(outside) == len(places) or next(iter(outside))[0] == "kinds"):
+            continue
+        wrong.append(f"{name}: {', '.join('/'.join(place) for place in places)}")
+    return wrong
+
+
+def test_each_module_name_means_one_thing():
+    """No two modules or folders share a name unless they are one thing in parallel places
+    (DESIGN.md, Words): no second `report`, `harness` or `groups`, no ports beside `ports/`."""
+    assert _second_meanings(_names()) == []
+
+
+def test_the_one_meaning_check_finds_a_second_meaning():
+    """The check above is able to fail: main's names before issue 42 gave these words two meanings."""
+    before = {
+        "harness": [("harness",), ("engine", "loading", "sources", "harness")],
+        "report": [("engine", "generated", "report"), ("pipeline", "<mode>", "report")],
+        "groups": [("kinds", "<kind>", "groups"), ("pipeline", "<mode>"), ("pipeline", "mix", "<mode>")],
+        "producer": [("producer",), ("kinds", "<kind>"), ("pipeline", "<mode>")],
+        "cases": [("engine", "golden", "cases"), ("kinds", "<kind>", "cases")],
+        "allocation": [("ports", "<kind>"), ("kinds", "<kind>"), ("pipeline", "<mode>")],
+        "job": [("pipeline", "<mode>", "job")],
+    }
+    assert [line.split(":")[0] for line in _second_meanings(before)] == ["groups", "harness", "producer", "report"]
+
+
+def test_every_reference_port_lives_in_its_kind_s_ports_folder():
+    """The reference ports have one home: ``ports/<kind>/``, one folder a built-in kind, and each
+    family's port in its kind's."""
+    built_in = [module.rsplit(".", 1)[1] for module in kinds.BUILT_IN]
+    assert _subpackages(PACKAGE / "ports") == sorted(built_in)
+    ports = [family for family in kinds.all_families() if family.kind in built_in and family.port is not None]
+    assert {family.kind for family in ports} == set(built_in)
+    assert {family.name: family.port.__module__ for family in ports
+            if not family.port.__module__.startswith(f"{P}.ports.{family.kind}.")} == {}
+
+
 def test_the_no_pytest_contract_covers_everything_right_of_the_plugin():
     layers = _layers()
     right = [name for layer in layers[layers.index(["plugin"]) + 1 :] for name in layer]
@@ -165,7 +240,7 @@ def test_an_unused_plugin_imports_no_engine(pytester):
     pytester.makepyfile(
         test_own="import sys\n\n"
         "def test_own():\n"
-        "    loaded = sorted(m for m in sys.modules if m.startswith(('pytest_rmq_conformance.engine', 'pytest_rmq_conformance.strategies', 'jsonschema')))\n"
+        "    loaded = sorted(m for m in sys.modules if m.startswith(('pytest_rmq_conformance.engine', 'pytest_rmq_conformance.ports', 'jsonschema')))\n"
         "    assert loaded == []\n"
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")

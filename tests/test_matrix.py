@@ -118,7 +118,7 @@ def test_wrong_queues_and_error_behaviour_only_are_told_apart(matrix):
 
 def test_a_crash_is_a_fault_and_the_matrix_completes(tmp_path, monkeypatch):
     (tmp_path / "crashing.py").write_text(
-        "import os\nfrom pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "import os\nfrom pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n"
         "class ExitsOnFourClients(AllocateMessageQueueAveragely):\n"
         "    def allocate(self, group, cid, mq_all, cid_all):\n"
         "        if cid_all is not None and len(cid_all) == 4:\n            os._exit(3)\n"
@@ -225,7 +225,7 @@ def test_the_command_writes_json_markdown_html_and_badges(tmp_path, capsys):
 def test_the_command_finds_a_module_in_the_current_directory(tmp_path, capsys, monkeypatch):
     """As pytest and the sweep do: mine.py where the command runs loads, without PYTHONPATH."""
     (tmp_path / "mine.py").write_text(
-        "from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n"
         "class Averagely(AllocateMessageQueueAveragely):\n"
         "    def allocate(self, group, cid, mq_all, cid_all):\n"
         "        got = super().allocate(group, cid, mq_all, cid_all)\n"

@@ -65,7 +65,7 @@ def test_every_built_in_name_passes_the_whole_suite(pytester, name, release):
 @pytest.mark.cross_product
 @pytest.mark.parametrize("cls", REFERENCE_CLASS_NAMES)
 def test_every_reference_class_passes_in_an_empty_directory(pytester, cls):
-    result = run(pytester, f"--rmq-strategy=pytest_rmq_conformance.strategies:{cls}")
+    result = run(pytester, f"--rmq-strategy=pytest_rmq_conformance.ports.allocation:{cls}")
     assert result.ret == 0, result.stdout.str()
     assert "failed" not in result.parseoutcomes()
 
@@ -80,13 +80,13 @@ def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
             "rmq-conformance: golden vectors: 439 CONSISTENT_HASH cases",
         ]
     )
-    monkeypatch.setenv("RMQ_STRATEGY", "pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely")
+    monkeypatch.setenv("RMQ_STRATEGY", "pytest_rmq_conformance.ports.allocation:AllocateMessageQueueAveragely")
     monkeypatch.setenv("RMQ_REFERENCE_VERSION", "4.9.8")
     result = run(pytester, "--pyargs", "pytest_rmq_conformance.suite", "--co", "--rmq-strict-order")
     result.stdout.fnmatch_lines(
         [
-            "rmq-conformance: strategy pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely ($RMQ_STRATEGY):"
-            " class pytest_rmq_conformance.strategies.averagely.AllocateMessageQueueAveragely (*) from *averagely.py, name AVG",
+            "rmq-conformance: strategy pytest_rmq_conformance.ports.allocation:AllocateMessageQueueAveragely ($RMQ_STRATEGY):"
+            " class pytest_rmq_conformance.ports.allocation.averagely.AllocateMessageQueueAveragely (*) from *averagely.py, name AVG",
             "rmq-conformance: RocketMQ 4.9.8 ($RMQ_REFERENCE_VERSION), charset UTF-8, answers compared as lists*",
         ]
     )
@@ -266,7 +266,7 @@ def test_every_wrong_strategy_is_rejected_through_the_plugin(suite, name):
 
 HANGS = """
 import time
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 class HangsOnThreeClients(AllocateMessageQueueAveragely):
     def allocate(self, group, cid, mq_all, cid_all):
@@ -321,7 +321,7 @@ def test_the_hang_budget_is_spent_once_per_run_under_xdist(pytester):
 
 
 BAD = """
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 class Raises(AllocateMessageQueueAveragely):
     def allocate(self, *args):
@@ -438,7 +438,7 @@ def test_a_strategy_without_java_twin_gets_no_golden_cases(pytester):
 @pytest.mark.once
 def test_an_instance_runs_the_cases_its_configuration_matches(pytester):
     pytester.makepyfile(
-        inst="from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash\n"
+        inst="from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueConsistentHash\n"
         "three = AllocateMessageQueueConsistentHash(3)\n"
         "def make(**keywords):\n"
         "    return AllocateMessageQueueConsistentHash(**keywords)\n"
@@ -463,7 +463,7 @@ from pathlib import Path
 class Replicas:
     name = "CONSISTENT_HASH"
     def __init__(self, replicas):
-        from pytest_rmq_conformance.strategies import AllocateMessageQueueConsistentHash
+        from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueConsistentHash
         self.inner = AllocateMessageQueueConsistentHash(replicas)
     def allocate(self, *args):
         return self.inner.allocate(*args)
@@ -535,7 +535,7 @@ def test_malformed_golden_data_fails_once_naming_file_and_case(pytester):
 def test_third_party_package_registers_a_strategy_by_entry_point(pytester):
     package = pytester.mkpydir("thirdparty")
     package.joinpath("alloc.py").write_text(
-        "from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragelyByCircle as Circle\n"
+        "from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragelyByCircle as Circle\n"
     )
     info = pytester.path / "thirdparty-1.0.dist-info"
     info.mkdir()

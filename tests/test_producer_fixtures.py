@@ -14,9 +14,16 @@ from docs_pages import documentation
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.plugin import producer_fixtures
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy, sending
+from pytest_rmq_conformance.ports.producer.sending import (
+    BROKER_ERROR,
+    FAILED,
+    NO_QUEUE,
+    SEND_OK,
+    TIMEOUT,
+    SimulatedRoute,
+)
 from pytest_rmq_conformance.processqueue.clock import ManualClock
-from pytest_rmq_conformance.producer import MQFaultStrategy, sending
-from pytest_rmq_conformance.producer.sending import BROKER_ERROR, FAILED, NO_QUEUE, SEND_OK, TIMEOUT, SimulatedRoute
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = ROOT / "examples" / "producer-adapter"
@@ -116,7 +123,7 @@ def test_an_unused_plugin_imports_no_producer_model(pytester):
     pytester.makepyfile(
         "import sys\n\n"
         "def test_own():\n"
-        "    assert not [m for m in sys.modules if m.startswith('pytest_rmq_conformance.producer')]\n"
+        "    assert not [m for m in sys.modules if m.startswith('pytest_rmq_conformance.ports.producer')]\n"
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     assert result.ret == 0, result.stdout.str()

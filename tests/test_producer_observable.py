@@ -182,7 +182,7 @@ def test_a_counter_stored_unlike_java_yet_leading_to_javas_next_value_is_judged_
     from dataclasses import replace
 
     from pytest_rmq_conformance.kinds.producer.trace import compare_trace, observe_trace, probe_steps
-    from pytest_rmq_conformance.producer import MQFaultStrategy
+    from pytest_rmq_conformance.ports.producer import MQFaultStrategy
 
     case = next(case for case in traces() if case.id.startswith("pub-FAULT_STRATEGY-0002-"))
     java = case.answers_for("5.3.3")

@@ -5,7 +5,7 @@ import pytest
 
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, JavaInteger, JavaLong, JavaRandom
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer import (
+from pytest_rmq_conformance.ports.producer import (
     BrokerData,
     Counter,
     FaultStrategy,

@@ -232,7 +232,7 @@ def test_a_hello_with_a_latency_fault_tolerance_that_is_not_a_bool_is_a_fault(tm
 
 def test_a_python_strategy_declaring_it_other_than_as_a_bool_is_refused(pytester):
     # a module name no other test uses: pytester's runs share this worker's sys.modules
-    pytester.makepyfile(latency_not_bool="from pytest_rmq_conformance.producer import MQFaultStrategy\n"
+    pytester.makepyfile(latency_not_bool="from pytest_rmq_conformance.ports.producer import MQFaultStrategy\n"
                                          "class Mine(MQFaultStrategy):\n    rmq_latency_fault_tolerance = 'no'\n")
     pytester.syspathinsert()
     result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-checks=golden", "--rmq-strategy=latency_not_bool:Mine")

@@ -18,8 +18,8 @@ from pytest_rmq_conformance.engine.divergence import ERROR_BEHAVIOUR, FAULT, WRO
 from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.producer.cases import SelectorCase
+from pytest_rmq_conformance.kinds.producer.failures import shown_argument
 from pytest_rmq_conformance.kinds.producer.invariants import selector_violations
-from pytest_rmq_conformance.kinds.producer.reports import shown_argument
 from pytest_rmq_conformance.kinds.producer.trace import replay_selector
 
 ROOT = Path(__file__).resolve().parent.parent

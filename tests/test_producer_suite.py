@@ -81,9 +81,9 @@ def test_the_built_in_names_pass_through_the_plugin(pytester, family, release):
 @pytest.mark.once
 def test_a_users_class_is_judged_at_the_release_asked(pytester):
     """The port's class as a user's own strategy: built with ``clock=`` only, it is 5.3.3's."""
-    ok = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.producer:MQFaultStrategy")
+    ok = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.ports.producer:MQFaultStrategy")
     assert ok.ret == 0, ok.stdout.str()
-    wrong = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.producer:MQFaultStrategy", "--rmq-reference-version=4.7.1")
+    wrong = pytester.runpytest(*Q, "--rmq-strategy=pytest_rmq_conformance.ports.producer:MQFaultStrategy", "--rmq-reference-version=4.7.1")
     assert wrong.ret == 1
     assert "counter-drift" in wrong.stdout.str() or "wrong queues" in wrong.stdout.str()
 
@@ -170,7 +170,7 @@ def test_a_harness_outcome_of_the_wrong_shape_fails_its_case_naming_the_schema(p
 
 @pytest.mark.parametrize("made, family", [("MQFaultStrategy()", "FAULT_STRATEGY"), ("SelectMessageQueueByRandom(seed=1)", "SELECTOR_RANDOM")])
 def test_an_instance_of_a_stateful_family_is_refused_naming_the_way_out(pytester, made, family):
-    pytester.makepyfile(inst=f"from pytest_rmq_conformance.producer import *\none = {made}\n")
+    pytester.makepyfile(inst=f"from pytest_rmq_conformance.ports.producer import *\none = {made}\n")
     pytester.syspathinsert()
     result = pytester.runpytest(*Q, "--rmq-strategy=inst:one")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

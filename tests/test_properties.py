@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.kinds.allocation.calls import assign
-from pytest_rmq_conformance.kinds.allocation.groups import plans, scenarios
+from pytest_rmq_conformance.kinds.allocation.draws import plans, scenarios
 from pytest_rmq_conformance.kinds.allocation.properties import (
     CHANGE_PROPERTIES,
     DEFAULT_PROPERTIES,

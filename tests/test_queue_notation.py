@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_rmq_conformance.kinds.allocation.reports import format_mismatch, short_queues
+from pytest_rmq_conformance.kinds.allocation.failures import format_mismatch, short_queues
 from pytest_rmq_conformance.model import MessageQueue, shown_name
 
 #: different queues whose old text, ``topic@broker@id`` or ``topic@broker: id``, was the same
@@ -81,7 +81,7 @@ def test_a_mismatch_report_uses_the_notation():
 
 
 def test_a_detail_repeated_in_a_row_is_shown_once_with_its_count():
-    from pytest_rmq_conformance.kinds.allocation.reports import format_generated
+    from pytest_rmq_conformance.kinds.allocation.failures import format_generated
     from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 
     group = Scenario("AVG", {}, "group", (MessageQueue("t", "b", 0),), ("a@1", "b@1", "c@1"))

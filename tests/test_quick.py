@@ -14,8 +14,8 @@ from pytest_rmq_conformance.kinds.allocation.properties import PROPERTIES, java_
 from pytest_rmq_conformance.kinds.allocation.quick import quick_measures
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Scenario, java_ordered
 from pytest_rmq_conformance.kinds.allocation.steps import check_step
-from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator, prepare
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace, fixed_example
+from pytest_rmq_conformance.pipeline.allocation.evaluate import Evaluator, prepare
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace, fixed_example
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 BROKERS = ("IDC1@broker-a", "IDC2@broker-b", "broker-c")

@@ -3,9 +3,9 @@
 import pytest
 
 from pytest_rmq_conformance import MessageQueue
-from pytest_rmq_conformance.kinds.allocation.groups import ring_trap_groups
+from pytest_rmq_conformance.kinds.allocation.draws import ring_trap_groups
 from pytest_rmq_conformance.kinds.allocation.ring_collisions import NODE_ON_NODE, QUEUE_ON_NODE
-from pytest_rmq_conformance.strategies.consistent_hash import HashRing, md5_hash
+from pytest_rmq_conformance.ports.allocation.consistent_hash import HashRing, md5_hash
 
 CHARSETS = ["UTF-8", "ISO-8859-1"]
 

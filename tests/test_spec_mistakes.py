@@ -11,7 +11,7 @@ import pytest
 from pytest_rmq_conformance.cli import main
 
 STRATEGY = """
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely as Averagely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely as Averagely
 """
 SCRIPT = "#!/usr/bin/env node\nconsole.log('{}')\n"
 

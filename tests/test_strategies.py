@@ -4,7 +4,7 @@ import pytest
 
 from pytest_rmq_conformance import MessageQueue
 from pytest_rmq_conformance.engine.kinds import reference_strategy
-from pytest_rmq_conformance.strategies import (
+from pytest_rmq_conformance.ports.allocation import (
     AllocateMachineRoomNearby,
     AllocateMessageQueueAveragely,
     AllocateMessageQueueAveragelyByCircle,
@@ -287,7 +287,7 @@ def test_a_port_handed_the_same_tuples_by_every_client_answers_as_with_fresh_lis
     """The sweep hands every client of a group the same tuples, and the ports keep what depends
     only on them (rings' shares, eligible queues, rooms): each answer is the one fresh lists get."""
     from pytest_rmq_conformance.kinds.allocation.scenarios import default_params, java_ordered
-    from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+    from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
 
     space = SweepSpace(queues=(1, 40), consumers=(1, 9), seed=11, count=40)
     for index in range(space.count):

@@ -8,7 +8,7 @@ from nearby import Nearby
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.running.hangs import HangBudget
 from pytest_rmq_conformance.engine.settings import Settings
-from pytest_rmq_conformance.strategies import (
+from pytest_rmq_conformance.ports.allocation import (
     AllocateMessageQueueAveragely,
     AllocateMessageQueueByConfig,
     AllocateMessageQueueConsistentHash,
@@ -128,11 +128,11 @@ def test_a_class_accepts_every_configuration_and_a_reference_builds_its_port():
 
 
 def test_the_portable_spec_is_what_another_process_can_import():
-    assert subject("pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely").portable_spec() == (
-        "pytest_rmq_conformance.strategies:AllocateMessageQueueAveragely"
+    assert subject("pytest_rmq_conformance.ports.allocation:AllocateMessageQueueAveragely").portable_spec() == (
+        "pytest_rmq_conformance.ports.allocation:AllocateMessageQueueAveragely"
     )
     hooked = subject("mine", named=lambda: {"mine": AllocateMessageQueueAveragely})
-    assert hooked.portable_spec() == "pytest_rmq_conformance.strategies.averagely:AllocateMessageQueueAveragely"
+    assert hooked.portable_spec() == "pytest_rmq_conformance.ports.allocation.averagely:AllocateMessageQueueAveragely"
     assert subject("mine", named=lambda: {"mine": NoTwin()}).portable_spec() is None
 
 

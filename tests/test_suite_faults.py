@@ -13,7 +13,7 @@ import json
 
 from pytest_rmq_conformance.engine.generated.domain import reference_body
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.failures import format_generated
 from pytest_rmq_conformance.kinds.producer.draws import selector_cases
 from pytest_rmq_conformance.kinds.producer.generated import play
 from pytest_rmq_conformance.plugin.verdicts import run_generated
@@ -91,7 +91,7 @@ def test_the_issues_false_alarm_on_the_built_in_hash_selector_does_not_fail(pyte
 WRONG_ALLOCATION_PROPERTY = '''
 from pytest_rmq_conformance.engine.generated.domain import reference_body
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.failures import format_generated
 from pytest_rmq_conformance.kinds.allocation.calls import assign
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
@@ -116,7 +116,7 @@ def test_an_allocation_draw_the_reference_port_fails_is_a_suite_fault_too(pytest
     """The safety net is the engine's, for every kind: a consumer twin of AVG (its own class, not
     the port) passes a property Java's AVG breaks on groups with more members than queues."""
     pytester.makepyfile(test_wrong_allocation=WRONG_ALLOCATION_PROPERTY, avg_twin=(
-        "from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n\n"
+        "from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n\n"
         "class Twin(AllocateMessageQueueAveragely):\n    pass\n"))
     pytester.syspathinsert()
     result = pytester.runpytest(*Q, "--rmq-strategy=avg_twin:Twin", "--rmq-seed=1", "-k", "test_everyone_busy", "test_wrong_allocation.py")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pytest_rmq_conformance.cli import main
+from pytest_rmq_conformance.pipeline.allocation.evaluate import Evaluator
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace, fixed_example, layout_of
 from pytest_rmq_conformance.pipeline.checks import parse_range
-from pytest_rmq_conformance.pipeline.consumer.evaluate import Evaluator
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace, fixed_example, layout_of
 
 TESTS = Path(__file__).parent
 
@@ -135,7 +135,7 @@ def swept(monkeypatch):
 
     # by its name in sys.modules, as the command imports it: an in-process pytester run of this worker
     # may have dropped the module from sys.modules and left its package's attribute pointing at the old one
-    job = importlib.import_module("pytest_rmq_conformance.pipeline.consumer.job")
+    job = importlib.import_module("pytest_rmq_conformance.pipeline.allocation.job")
 
     monkeypatch.setattr(cli, "sweep_extra_problem", lambda: None)
     asked: list[list[str]] = []
@@ -175,7 +175,7 @@ def test_a_strategy_that_does_not_load_stops_the_sweep_before_spark_starts(swept
 def test_a_strategy_in_the_current_directory_is_found(swept, tmp_path, monkeypatch):
     """As under ``python -m``: the sweep finds my_allocation.py where it is run, and so do the
     Python workers Spark starts (through PYTHONPATH)."""
-    (tmp_path / "here_only.py").write_text("from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely as Mine\n")
+    (tmp_path / "here_only.py").write_text("from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely as Mine\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
     assert main(["sweep", "--strategy", "here_only:Mine", "--quiet"]) == 0
@@ -218,7 +218,7 @@ SPECS = ["AVG", "CONSISTENT_HASH", "breakers:Gaps"]
 
 @needs_spark
 def test_a_small_sweep_matches_the_hand_computed_cases_and_catches_the_wrong_strategy(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
 
     out = tmp_path / "sweep"
     summary = run_sweep(SPECS, SPACE, out, master="local[2]", partitions=3, spark=spark, progress=False, report=False)
@@ -244,7 +244,7 @@ def test_a_small_sweep_matches_the_hand_computed_cases_and_catches_the_wrong_str
 
 @needs_spark
 def test_results_do_not_depend_on_partitioning(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
 
     one = run_sweep(SPECS[:2], SPACE, tmp_path / "one", partitions=1, spark=spark, progress=False, report=False)
     five = run_sweep(SPECS[:2], SPACE, tmp_path / "five", partitions=5, spark=spark, progress=False, report=False)
@@ -257,7 +257,7 @@ def test_results_do_not_depend_on_partitioning(spark, tmp_path):
 
 @needs_spark
 def test_a_task_whose_worker_dies_is_retried_and_the_outputs_are_complete(spark, tmp_path, monkeypatch):
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
 
     marker = tmp_path / "died-once"
     monkeypatch.setenv("RMQ_DRIVER_PID", str(os.getpid()))
@@ -303,7 +303,7 @@ def test_the_command_sweeps_a_strategy_beside_the_references_and_says_what_it_co
 
 @needs_spark
 def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_completes(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
 
     space = SweepSpace(queues=(1, 20), consumers=(1, 9), seed=3, count=16)
     # the limit is the test's own: 1 s is far beyond what a small group's honest call needs, even on a loaded machine
@@ -320,7 +320,7 @@ def test_a_strategy_that_hangs_on_some_scenarios_is_recorded_and_the_sweep_compl
 @needs_spark
 def test_a_registered_family_is_swept(spark, tmp_path, toy_registered):
     """tests/toy_family.py registers ROTATE on import: Spark's workers import it with the spec."""
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
 
     space = SweepSpace(queues=(1, 30), consumers=(1, 6), seed=2, count=12)
     out = tmp_path / "toy"
@@ -339,7 +339,7 @@ PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 
 
 def test_a_harness_serving_several_families_is_swept_once_per_family():
-    from pytest_rmq_conformance.pipeline.consumer.evaluate import sweep_entries
+    from pytest_rmq_conformance.pipeline.allocation.evaluate import sweep_entries
 
     spec = f"{PYTHON_HARNESS} AVG CONSISTENT_HASH"
     assert sweep_entries([spec, "AVG"], "5.3.3", 2.0) == [(spec, "AVG"), (spec, "CONSISTENT_HASH"), ("AVG", None)]
@@ -360,7 +360,7 @@ def test_a_harness_serving_several_families_is_swept_once_per_family():
 
 def test_a_harness_that_dies_is_a_recorded_fault_and_the_next_scenario_runs(faulty, tmp_path, monkeypatch):
     (tmp_path / "dying.py").write_text(
-        "import os\nfrom pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "import os\nfrom pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n"
         "class DiesOnFourClients(AllocateMessageQueueAveragely):\n"
         "    def allocate(self, group, cid, mq_all, cid_all):\n"
         "        if len(cid_all) == 4:\n            os._exit(7)\n"
@@ -380,7 +380,7 @@ def test_a_harness_that_dies_is_a_recorded_fault_and_the_next_scenario_runs(faul
 
 @needs_spark
 def test_an_exec_spec_is_swept_on_spark_once_per_family(spark, tmp_path):
-    from pytest_rmq_conformance.pipeline.consumer.job import run_sweep
+    from pytest_rmq_conformance.pipeline.allocation.job import run_sweep
 
     spec = f"{PYTHON_HARNESS} AVG AVG_BY_CIRCLE"
     space = SweepSpace(queues=(1, 30), consumers=(1, 6), seed=4, count=8)

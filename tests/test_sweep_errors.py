@@ -20,7 +20,7 @@ needs_spark = pytest.mark.skipif(importlib.util.find_spec("pyspark") is None, re
 #: a strategy whose calls kill the Python worker Spark runs it in (the load-time probe passes)
 KILLER = """
 import os
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 class Kills(AllocateMessageQueueAveragely):
     def allocate(self, group, cid, mq_all, cid_all):

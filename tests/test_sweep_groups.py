@@ -14,16 +14,16 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy", reason="the group sweep counts with numpy: the sweep extra")
 
 from pytest_rmq_conformance.cli import main  # noqa: E402
-from pytest_rmq_conformance.grpc.balancers import message_group_index  # noqa: E402
-from pytest_rmq_conformance.pipeline.groups.job import tally  # noqa: E402
-from pytest_rmq_conformance.pipeline.groups.mappers import JAVA, JavaModulo, UserMapping, load_problem  # noqa: E402
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.message_groups.job import tally  # noqa: E402
+from pytest_rmq_conformance.pipeline.message_groups.mappers import JAVA, JavaModulo, UserMapping, load_problem  # noqa: E402
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace  # noqa: E402
+from pytest_rmq_conformance.ports.grpc.balancers import message_group_index  # noqa: E402
 
 #: the example's jump consistent hashing, and mappings that misbehave on some groups
 JUMP = Path(__file__).parents[1] / "examples" / "group-alternative" / "jump.py"
 USER_MAPPINGS = '''
 from jump import JumpGroupHash as Jump
-from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue
+from pytest_rmq_conformance.ports.grpc.route import Broker, Endpoints, MessageQueue
 
 
 class Picky(Jump):
@@ -204,7 +204,7 @@ def test_a_harness_must_serve_group_hash():
 def test_the_command_sweeps_groups_on_local_spark_and_its_files_agree(user_mappings, capsys):
     import pyarrow.parquet as pq
 
-    from pytest_rmq_conformance.pipeline.groups.plots import MOVED_PLOT, SKEW_PLOT
+    from pytest_rmq_conformance.pipeline.message_groups.plots import MOVED_PLOT, SKEW_PLOT
 
     out = user_mappings / "groups"
     argv = ["sweep", "--groups", "2000", "--queues", "2:12", "--master", "local[2]", "--partitions", "3", "--out", str(out),

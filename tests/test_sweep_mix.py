@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy", reason="the mix sweep counts with numpy: the sweep extra")
 
 from pytest_rmq_conformance.cli import main  # noqa: E402
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace  # noqa: E402
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace  # noqa: E402
-from pytest_rmq_conformance.pipeline.mix.consumer import MixEvaluator, consumer_entries, mix_costs, mixes  # noqa: E402
-from pytest_rmq_conformance.pipeline.mix.groups import JavaSelector, group_entries, mappers, mix_tally  # noqa: E402
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace  # noqa: E402
+from pytest_rmq_conformance.pipeline.mix.allocation import MixEvaluator, consumer_entries, mix_costs, mixes  # noqa: E402
+from pytest_rmq_conformance.pipeline.mix.message_groups import JavaSelector, group_entries, mappers, mix_tally  # noqa: E402
 
 PYTHON_HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 REFERENCES = ["AVG", "AVG_BY_CIRCLE", "CONFIG", "CONSISTENT_HASH", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"]
@@ -118,7 +118,7 @@ def test_a_harness_is_mixed_per_consumer_family_and_served_java_is_safe():
 
 def test_a_harness_that_dies_is_an_error_and_the_next_scenario_runs(tmp_path, monkeypatch):
     (tmp_path / "dying.py").write_text(
-        "import os\nfrom pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely\n\n"
+        "import os\nfrom pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely\n\n"
         "class DiesOnFourClients(AllocateMessageQueueAveragely):\n"
         "    def allocate(self, group, cid, mq_all, cid_all):\n"
         "        if len(cid_all) == 4:\n            os._exit(7)\n"
@@ -142,7 +142,7 @@ def test_a_harness_that_dies_is_an_error_and_the_next_scenario_runs(tmp_path, mo
 @given(st.lists(st.text(max_size=30), min_size=1, max_size=20), st.integers(1, 5000))
 def test_java_selector_is_the_port(names, queues):
     from pytest_rmq_conformance.model import MessageQueue
-    from pytest_rmq_conformance.producer.selectors import SelectMessageQueueByHash
+    from pytest_rmq_conformance.ports.producer.selectors import SelectMessageQueueByHash
 
     found, error = JavaSelector().positions(names, queues)
     mqs = [MessageQueue("TopicTest", "broker-a", q) for q in range(queues)]

@@ -49,13 +49,13 @@ def test_the_stylesheet_is_one_for_every_mode():
 
 
 def _allocation(summary, out):
-    from pytest_rmq_conformance.pipeline.consumer.report import render_html
+    from pytest_rmq_conformance.pipeline.allocation.report import render_html
 
     return render_html(summary)
 
 
 def _groups(summary, out):
-    from pytest_rmq_conformance.pipeline.groups.report import write_group_report
+    from pytest_rmq_conformance.pipeline.message_groups.report import write_group_report
 
     write_group_report(summary, out)
     return (out / "report.html").read_text(encoding="utf-8")

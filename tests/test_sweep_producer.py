@@ -15,7 +15,7 @@ from pytest_rmq_conformance.pipeline.producer.strategies import configurations, 
 
 #: a user's fault strategies: the 5.3.3 port under another name, and one that breaks with the fault table on
 USER_STRATEGIES = """
-from pytest_rmq_conformance.producer import MQFaultStrategy
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy
 
 
 class Mine(MQFaultStrategy):

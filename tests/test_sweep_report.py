@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pytest_rmq_conformance.pipeline.consumer.report import (
+from pytest_rmq_conformance.pipeline.allocation.report import (
     CHURN_PLOT,
     COST_PLOT,
     IMBALANCE_PLOT,
@@ -16,7 +16,7 @@ from pytest_rmq_conformance.pipeline.consumer.report import (
     render_markdown,
     write_report,
 )
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
 
 pytestmark = pytest.mark.once
 
@@ -234,7 +234,7 @@ def _tick_labels(ax):
 
 def test_the_churn_plot_shows_n_under_every_bin(summary):
     pytest.importorskip("matplotlib")
-    from pytest_rmq_conformance.pipeline.consumer.plots import churn_figure
+    from pytest_rmq_conformance.pipeline.allocation.plots import churn_figure
 
     summary["strategies"][1]["churn_by_group_size"][0]["scenarios"] = 3  # BROKEN answered fewer in one bin
     leave, join = churn_figure(summary).axes[:2]
@@ -247,7 +247,7 @@ def test_the_churn_plot_shows_n_under_every_bin(summary):
 def test_a_strategy_that_matches_a_reference_still_shows_in_the_churn_plot(summary):
     """The user's strategy is dashed with hollow markers over the references' solid lines."""
     pytest.importorskip("matplotlib")
-    from pytest_rmq_conformance.pipeline.consumer.plots import churn_figure
+    from pytest_rmq_conformance.pipeline.allocation.plots import churn_figure
 
     summary["strategies"][1]["churn_by_group_size"] = summary["strategies"][0]["churn_by_group_size"]
     leave = churn_figure(summary).axes[0]
@@ -257,7 +257,7 @@ def test_a_strategy_that_matches_a_reference_still_shows_in_the_churn_plot(summa
 
 def test_the_heat_map_shows_n_in_every_cell_and_says_which_end_is_best(summary):
     pytest.importorskip("matplotlib")
-    from pytest_rmq_conformance.pipeline.consumer.plots import imbalance_figure
+    from pytest_rmq_conformance.pipeline.allocation.plots import imbalance_figure
 
     summary["strategies"][0]["imbalance_grid"][0]["scenarios"] = 7
     fig = imbalance_figure(summary)
@@ -273,7 +273,7 @@ def test_the_heat_map_shows_n_in_every_cell_and_says_which_end_is_best(summary):
 
 def test_the_cost_plot_puts_each_bin_at_its_middle_on_log_axes(summary):
     pytest.importorskip("matplotlib")
-    from pytest_rmq_conformance.pipeline.consumer.plots import cost_figure
+    from pytest_rmq_conformance.pipeline.allocation.plots import cost_figure
 
     (ax,) = cost_figure(summary).axes
     avg, broken = ax.get_lines()
@@ -320,8 +320,8 @@ def spark():
 def test_churn_by_group_size_is_each_bins_quartiles_of_the_excess_share(spark, tmp_path):
     """16 consumers in 8 bins of 2. Excess share = (moved - lower_bound) / queues; the p-th
     percentile of n sorted values sits at rank p * (n - 1), interpolated between neighbours."""
+    from pytest_rmq_conformance.pipeline.allocation.summary import summarize
     from pytest_rmq_conformance.pipeline.checks import validate_summary
-    from pytest_rmq_conformance.pipeline.consumer.summary import summarize
 
     rows = [
         # bin 3–4, leave: shares 0.2, 0.0, 0.4, 0.1 -> sorted 0, 0.1, 0.2, 0.4
@@ -360,8 +360,8 @@ def test_churn_by_group_size_is_each_bins_quartiles_of_the_excess_share(spark, t
 
 
 def test_cost_is_binned_by_queues_times_consumers_between_powers_of_two(spark):
+    from pytest_rmq_conformance.pipeline.allocation.summary import summarize
     from pytest_rmq_conformance.pipeline.checks import validate_summary
-    from pytest_rmq_conformance.pipeline.consumer.summary import summarize
 
     rows = [
         _row(0, "AVG", queues=1, consumers=1, event="join", moved=0, lower_bound=0, seconds=0.5),  # 1: [1, 1]
@@ -386,8 +386,8 @@ def test_cost_is_binned_by_queues_times_consumers_between_powers_of_two(spark):
 def test_a_kind_of_violation_counts_its_scenarios_apart_from_its_occurrences(spark):
     """Scenario 3 has a gap before and after the change: 2 occurrences, 1 scenario; its examples
     are its first scenarios, each once."""
+    from pytest_rmq_conformance.pipeline.allocation.summary import summarize
     from pytest_rmq_conformance.pipeline.checks import validate_summary
-    from pytest_rmq_conformance.pipeline.consumer.summary import summarize
 
     def failing(scenario, details):
         row = list(_row(scenario, "GAPS", queues=8, consumers=2, event="leave", moved=4, lower_bound=4))

@@ -158,7 +158,7 @@ def test_results_hold_every_outcome_with_cause_divergence_and_rerun(suite, tmp_p
 STALLS = """
 import os, time
 from pathlib import Path
-from pytest_rmq_conformance.strategies import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation import AllocateMessageQueueAveragely
 
 class StallsAfterFifty(AllocateMessageQueueAveragely):
     \"\"\"Java's AVG until the results file holds 50 lines, then a call that never returns.\"\"\"

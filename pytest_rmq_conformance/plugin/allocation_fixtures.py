@@ -59,7 +59,7 @@ def rmq_groups(rmq_conformance):
 
             check()
     """
-    from pytest_rmq_conformance.kinds.allocation.groups import Groups
+    from pytest_rmq_conformance.kinds.allocation.draws import Groups
 
     return Groups(rmq_conformance)
 

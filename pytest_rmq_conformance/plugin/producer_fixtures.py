@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_rmq_conformance.producer.contract import FaultStrategy
-    from pytest_rmq_conformance.producer.sending import SimulatedRoute
+    from pytest_rmq_conformance.ports.producer.contract import FaultStrategy
+    from pytest_rmq_conformance.ports.producer.sending import SimulatedRoute
 
 __all__ = ["FaultStrategies", "rmq_route", "rmq_fault_strategy"]
 
@@ -82,7 +82,7 @@ class FaultStrategies:
         subject = self._own()
         clock = self._clock if clock is None else clock
         if subject is None:
-            from pytest_rmq_conformance.producer.fault_strategy import MQFaultStrategy
+            from pytest_rmq_conformance.ports.producer.fault_strategy import MQFaultStrategy
 
             strategy: Any = MQFaultStrategy(clock=clock, version=self.version)
         else:
@@ -100,7 +100,7 @@ class FaultStrategies:
         seed: int | None = 0,
     ) -> FaultStrategy:
         """A new reference ``MQFaultStrategy`` at ``version`` (default the selected release)."""
-        from pytest_rmq_conformance.producer.fault_strategy import MQFaultStrategy
+        from pytest_rmq_conformance.ports.producer.fault_strategy import MQFaultStrategy
 
         strategy = MQFaultStrategy(clock=self._clock if clock is None else clock, version=version or self.version)
         return _configured(strategy, send_latency_fault_enable, latency_max, not_available_duration, seed)
@@ -152,7 +152,7 @@ def rmq_fault_strategy(rmq_conformance, rmq_clock) -> FaultStrategies:
 
 @pytest.fixture(scope="session")
 def rmq_route(rmq_conformance, rmq_clock):
-    """A factory of :class:`~pytest_rmq_conformance.producer.sending.SimulatedRoute`:
+    """A factory of :class:`~pytest_rmq_conformance.ports.producer.sending.SimulatedRoute`:
     ``rmq_route(brokers={"broker-a": 4, "broker-b": 4}, topic="TopicTest", latency=1,
     latencies=None, version=None, clock=None, seed=0)`` is a topic's route (``.route``, a
     ``TopicRouteData``) over simulated brokers answering in ``latency`` ms (those named in
@@ -176,7 +176,7 @@ def rmq_route(rmq_conformance, rmq_clock):
             assert route.unavailable(strategy) == {"broker-b"}
             assert [sent.brokers for sent in sends].count(["broker-b", "broker-a"]) <= 1
     """
-    from pytest_rmq_conformance.producer.sending import SimulatedRoute
+    from pytest_rmq_conformance.ports.producer.sending import SimulatedRoute
 
     def make(
         brokers: Mapping[str, int] | None = None,

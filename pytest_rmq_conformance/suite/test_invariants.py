@@ -7,6 +7,7 @@ import pytest
 from pytest_rmq_conformance.engine.generated.domain import reference_body
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
 from pytest_rmq_conformance.kinds.allocation.calls import assign
+from pytest_rmq_conformance.kinds.allocation.failures import format_generated
 from pytest_rmq_conformance.kinds.allocation.invariants import Assignment
 from pytest_rmq_conformance.kinds.allocation.properties import (
     CHANGE_PROPERTIES,
@@ -15,7 +16,6 @@ from pytest_rmq_conformance.kinds.allocation.properties import (
     check_group,
     for_scenario,
 )
-from pytest_rmq_conformance.kinds.allocation.reports import format_generated
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario, java_ordered
 from pytest_rmq_conformance.kinds.allocation.steps import check_members, check_step
 from pytest_rmq_conformance.kinds.grpc.generated import invariant_check as balancer_check

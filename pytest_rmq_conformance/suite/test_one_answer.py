@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
 from pytest_rmq_conformance.engine.settings import PROFILES
+from pytest_rmq_conformance.kinds.allocation.failures import format_generated
 from pytest_rmq_conformance.kinds.allocation.one_answer import (
     CHECKS,
     IN_PROCESS_CHECKS,
@@ -13,7 +14,6 @@ from pytest_rmq_conformance.kinds.allocation.one_answer import (
     across_processes,
     in_process,
 )
-from pytest_rmq_conformance.kinds.allocation.reports import format_generated
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
 pytestmark = pytest.mark.rmq_check("one-answer", kinds=("allocation",))

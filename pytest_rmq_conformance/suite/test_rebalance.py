@@ -14,9 +14,9 @@ from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
 from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyFault
 from pytest_rmq_conformance.kinds.allocation.calls import TimedStrategy
+from pytest_rmq_conformance.kinds.allocation.failures import format_generated
 from pytest_rmq_conformance.kinds.allocation.layouts import broker_names, client_ids, needs_rooms, queue_layout
 from pytest_rmq_conformance.kinds.allocation.properties import coverage_target
-from pytest_rmq_conformance.kinds.allocation.reports import format_generated
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Plan, Scenario, default_params, java_ordered
 from pytest_rmq_conformance.kinds.allocation.steps import check_step
 from pytest_rmq_conformance.plugin.verdicts import fail_generated, run_generated

@@ -18,10 +18,10 @@ from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, java_sorted_strings
 from pytest_rmq_conformance.kinds.allocation.cases import ILLEGAL_ARGUMENT, JavaError
+from pytest_rmq_conformance.kinds.allocation.draws import ORDER_TRAPS, client_ids
+from pytest_rmq_conformance.kinds.allocation.failures import short_queues
 from pytest_rmq_conformance.kinds.allocation.family import KIND
-from pytest_rmq_conformance.kinds.allocation.groups import ORDER_TRAPS, client_ids
 from pytest_rmq_conformance.kinds.allocation.protocol import sort
-from pytest_rmq_conformance.kinds.allocation.reports import short_queues
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 from pytest_rmq_conformance.plugin.state import rmq_state
 from pytest_rmq_conformance.plugin.verdicts import fail_sort, run_generated, skip_not_run

@@ -258,8 +258,8 @@ class RoundRobinKind:
     def generated(self, subject: Any) -> kinds.GeneratedCheck | str:
         from hypothesis import strategies as st
 
+        from pytest_rmq_conformance.engine.generated.failures import format_generated
         from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-        from pytest_rmq_conformance.engine.generated.report import format_generated
 
         starts = st.one_of(st.integers(INT_MIN, INT_MAX), st.sampled_from([INT_MAX - 2, INT_MAX, INT_MIN, -1, 0]))
         queue_lists = st.integers(1, 6).map(lambda n: tuple(MessageQueue("T", "broker-a", i) for i in range(n)))

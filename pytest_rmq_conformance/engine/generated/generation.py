@@ -46,7 +46,7 @@ from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.engine.generated.budgets import OutOfTime, deadline
 from pytest_rmq_conformance.engine.generated.domain import MAX_KEPT, suite_fault
-from pytest_rmq_conformance.engine.generated.report import build_failure_lines, format_generated
+from pytest_rmq_conformance.engine.generated.failures import build_failure_lines, format_generated
 from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.client import HarnessFault
 from pytest_rmq_conformance.engine.running.hangs import Hang

@@ -4,8 +4,8 @@ topic's queues, alone, with the same strategy (``AllocateMessageQueueStrategy``)
 :data:`KIND` is its record (:class:`~pytest_rmq_conformance.engine.kinds.Kind`), registered
 when this package is imported, with its six Java families (:mod:`.families`). What the record
 answers lives in the modules beside it: golden cases (:mod:`.cases`) and their replay
-(:mod:`.golden`, :mod:`.replay`), reports (:mod:`.reports`), the harness messages
-(:mod:`.protocol`), generated groups (:mod:`.groups`, :mod:`.scenarios`) and the checks on
+(:mod:`.golden`, :mod:`.replay`), how a failure reads (:mod:`.failures`), the harness messages
+(:mod:`.protocol`), generated groups (:mod:`.draws`, :mod:`.scenarios`) and the checks on
 them (:mod:`.differential`, :mod:`.invariants`, :mod:`.properties`, :mod:`.one_answer`,
 :mod:`.steps`). They are imported when a record method first needs them.
 
@@ -73,19 +73,19 @@ class ConsumerAllocation:
         return replay(subject, case, run)
 
     def report(self, outcome: Any, rerun: str) -> str:
-        from pytest_rmq_conformance.kinds.allocation.reports import format_outcome
+        from pytest_rmq_conformance.kinds.allocation.failures import format_outcome
 
         return format_outcome(outcome.case, outcome.run, outcome.mismatches, outcome.error, rerun)
 
     def divergence(self, outcome: Any) -> str:
-        from pytest_rmq_conformance.kinds.allocation.reports import format_mismatch
+        from pytest_rmq_conformance.kinds.allocation.failures import format_mismatch
 
         if outcome.error is not None:
             return outcome.error
         return " ".join(line.strip() for line in format_mismatch(outcome.mismatches[0])[:3])
 
     def describe_example(self, example: Any) -> str:
-        from pytest_rmq_conformance.kinds.allocation.reports import summarize_inputs
+        from pytest_rmq_conformance.kinds.allocation.failures import summarize_inputs
 
         return summarize_inputs(example)
 

@@ -17,6 +17,7 @@ from pytest_rmq_conformance.engine.generated import budgets
 from pytest_rmq_conformance.engine.running.hangs import Hang
 from pytest_rmq_conformance.engine.running.nondeterminism import note_answer
 from pytest_rmq_conformance.engine.running.timeouts import CallTimeout, StrategyFault, call_with_timeout
+from pytest_rmq_conformance.kinds.allocation.failures import short_queues
 from pytest_rmq_conformance.kinds.allocation.invariants import Violation
 from pytest_rmq_conformance.kinds.allocation.replay import (
     Answer,
@@ -25,7 +26,6 @@ from pytest_rmq_conformance.kinds.allocation.replay import (
     call_strategy,
     read_answer,
 )
-from pytest_rmq_conformance.kinds.allocation.reports import short_queues
 from pytest_rmq_conformance.kinds.allocation.scenarios import Scenario
 from pytest_rmq_conformance.model import MessageQueue, java_sorted_queues
 

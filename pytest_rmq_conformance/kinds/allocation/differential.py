@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from pytest_rmq_conformance.engine.divergence import worst
-from pytest_rmq_conformance.engine.generated.report import build_failure_lines
+from pytest_rmq_conformance.engine.generated.failures import build_failure_lines
 from pytest_rmq_conformance.engine.kinds import GeneratedCheck
 from pytest_rmq_conformance.kinds.allocation.calls import ask
 from pytest_rmq_conformance.kinds.allocation.cases import ILLEGAL_ARGUMENT, Expected, JavaError
@@ -134,8 +134,8 @@ def reference_check(subject: Any) -> GeneratedCheck | str:
     """The strategy under test against the reference port on generated groups, adversarial ones
     included, and on the fixed groups every seed asks; or why it cannot run."""
     from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
-    from pytest_rmq_conformance.kinds.allocation.groups import Groups
-    from pytest_rmq_conformance.kinds.allocation.reports import format_generated, format_mismatch
+    from pytest_rmq_conformance.kinds.allocation.draws import Groups
+    from pytest_rmq_conformance.kinds.allocation.failures import format_generated, format_mismatch
 
     groups = Groups(subject)
     reason = groups.skip_reason()

@@ -29,14 +29,14 @@ from pytest_rmq_conformance.javalang import normalize_charset
 from pytest_rmq_conformance.kinds.allocation.family import PARTITION, AllocationFamily
 from pytest_rmq_conformance.kinds.allocation.family import get as family_record
 from pytest_rmq_conformance.model import MessageQueue
+from pytest_rmq_conformance.ports.allocation.averagely import AllocateMessageQueueAveragely
+from pytest_rmq_conformance.ports.allocation.averagely_by_circle import AllocateMessageQueueAveragelyByCircle
+from pytest_rmq_conformance.ports.allocation.by_config import AllocateMessageQueueByConfig
+from pytest_rmq_conformance.ports.allocation.consistent_hash import AllocateMessageQueueConsistentHash
+from pytest_rmq_conformance.ports.allocation.machine_room import AllocateMessageQueueByMachineRoom, broker_room
+from pytest_rmq_conformance.ports.allocation.machine_room_nearby import AllocateMachineRoomNearby
+from pytest_rmq_conformance.ports.allocation.resolvers import MapMachineRoomResolver, SplitMachineRoomResolver
 from pytest_rmq_conformance.releases import parse_release
-from pytest_rmq_conformance.strategies.averagely import AllocateMessageQueueAveragely
-from pytest_rmq_conformance.strategies.averagely_by_circle import AllocateMessageQueueAveragelyByCircle
-from pytest_rmq_conformance.strategies.by_config import AllocateMessageQueueByConfig
-from pytest_rmq_conformance.strategies.consistent_hash import AllocateMessageQueueConsistentHash
-from pytest_rmq_conformance.strategies.machine_room import AllocateMessageQueueByMachineRoom, broker_room
-from pytest_rmq_conformance.strategies.machine_room_nearby import AllocateMachineRoomNearby
-from pytest_rmq_conformance.strategies.resolvers import MapMachineRoomResolver, SplitMachineRoomResolver
 
 __all__ = ["build_resolver"]
 
@@ -128,7 +128,7 @@ def _hash_keywords(params: Params, version: str, charset: str) -> Keywords:
 
 
 def _hash_draw(draw, queues, adversarial: bool) -> dict[str, Any]:
-    from pytest_rmq_conformance.kinds.allocation.groups import virtual_node_counts
+    from pytest_rmq_conformance.kinds.allocation.draws import virtual_node_counts
 
     return {"virtualNodeCnt": draw(virtual_node_counts(adversarial))}
 
@@ -264,7 +264,7 @@ def _nearby_covers_nothing(params: Params) -> bool:
 
 
 def _nearby_draw(draw, consumer_group: str, adversarial: bool):
-    from pytest_rmq_conformance.kinds.allocation.groups import nearby_group
+    from pytest_rmq_conformance.kinds.allocation.draws import nearby_group
 
     return draw(nearby_group(consumer_group, adversarial))
 

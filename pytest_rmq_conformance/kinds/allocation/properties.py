@@ -31,7 +31,7 @@ from pytest_rmq_conformance.kinds.allocation.invariants import (
 )
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Scenario
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.strategies.machine_room import broker_room
+from pytest_rmq_conformance.ports.allocation.machine_room import broker_room
 
 __all__ = [
     "PROPERTIES",

@@ -33,7 +33,7 @@ from pytest_rmq_conformance.kinds.allocation.invariants import Assignment, share
 from pytest_rmq_conformance.kinds.allocation.properties import CHANGE_PROPERTIES, GROUP_PROPERTIES, for_scenario
 from pytest_rmq_conformance.kinds.allocation.scenarios import Event, Scenario
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.strategies.machine_room import broker_room
+from pytest_rmq_conformance.ports.allocation.machine_room import broker_room
 
 __all__ = ["quick_measures", "read_queues"]
 

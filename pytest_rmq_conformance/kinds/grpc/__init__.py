@@ -3,7 +3,7 @@
 ``GROUP_HASH`` (a FIFO message group to a queue, by SipHash-2-4), ``PUBLISH_ROUND_ROBIN`` (a
 producer's queues, round robin over brokers, passing over excluded endpoints) and
 ``SUBSCRIBE_ROUND_ROBIN`` (a simple consumer's queue), as ``apache/rocketmq-clients``' Java
-classes answered them. The reference ports are in :mod:`pytest_rmq_conformance.grpc`.
+classes answered them. The reference ports are in :mod:`pytest_rmq_conformance.ports.grpc`.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -93,7 +93,7 @@ class GrpcBalancers:
         return replay(subject, case, run)
 
     def report(self, outcome: Any, rerun: str) -> str:
-        from pytest_rmq_conformance.kinds.grpc.reports import format_outcome
+        from pytest_rmq_conformance.kinds.grpc.failures import format_outcome
 
         return format_outcome(outcome, rerun)
 

@@ -1,7 +1,7 @@
 """The three Java families of the 5.x gRPC clients' balancers, registered when imported.
 
 Each is built as ``factory(route=..., index=...)``: ``route`` a list of
-:class:`~pytest_rmq_conformance.grpc.route.MessageQueue`, ``index`` the value its round-robin
+:class:`~pytest_rmq_conformance.ports.grpc.route.MessageQueue`, ``index`` the value its round-robin
 index starts at (Java's ``AtomicInteger``, random in production). ``GROUP_HASH`` is the
 publishing balancer judged on its message-group routing.
 
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rmq_conformance.engine import kinds
-from pytest_rmq_conformance.grpc import MessageGroupBalancer, PublishingLoadBalancer, SubscriptionLoadBalancer
 from pytest_rmq_conformance.kinds.grpc.properties import java_properties
+from pytest_rmq_conformance.ports.grpc import MessageGroupBalancer, PublishingLoadBalancer, SubscriptionLoadBalancer
 
 __all__ = ["KIND", "PORTS"]
 

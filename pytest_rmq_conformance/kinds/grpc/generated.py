@@ -27,10 +27,9 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine.divergence import FAULT, WRONG_QUEUES
-from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.failures import format_generated
 from pytest_rmq_conformance.engine.generated.statistics import SPREAD_ALPHA, chi_square, chi_square_bound
 from pytest_rmq_conformance.engine.kinds import GeneratedCheck
-from pytest_rmq_conformance.grpc.balancers import message_group_index
 from pytest_rmq_conformance.javalang import INT_MAX, java_get_bytes, java_int, sip_hash24
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase
 from pytest_rmq_conformance.kinds.grpc.draws import (
@@ -43,9 +42,10 @@ from pytest_rmq_conformance.kinds.grpc.draws import (
     group_batches,
     index_cases,
 )
+from pytest_rmq_conformance.kinds.grpc.failures import balancer_lines, group_lines
 from pytest_rmq_conformance.kinds.grpc.play import Fault, compare, index_divergence, observe
 from pytest_rmq_conformance.kinds.grpc.properties import PROPERTIES, properties_of_shape, shape_of_family
-from pytest_rmq_conformance.kinds.grpc.reports import balancer_lines, group_lines
+from pytest_rmq_conformance.ports.grpc.balancers import message_group_index
 
 __all__ = ["reference_check", "invariant_check", "shape_of"]
 

@@ -25,10 +25,16 @@ from pytest_rmq_conformance.engine.running.timeouts import (
     answer_of,
     time_limits,
 )
-from pytest_rmq_conformance.grpc.route import Broker, Endpoints, MessageQueue, endpoints_from_json, route_from_json
 from pytest_rmq_conformance.javalang import guava_mod, java_int
 from pytest_rmq_conformance.kinds.grpc.cases import BalancerCase, GroupCase
 from pytest_rmq_conformance.kinds.grpc.probes import SIZES, java_probes, probe_route, probe_steps
+from pytest_rmq_conformance.ports.grpc.route import (
+    Broker,
+    Endpoints,
+    MessageQueue,
+    endpoints_from_json,
+    route_from_json,
+)
 
 __all__ = ["Mismatch", "Fault", "group_route", "position_in", "observe", "compare", "index_divergence", "counter_drift", "replay"]
 

@@ -50,7 +50,7 @@ def _route(queues: int) -> tuple[Mapping[str, Any], ...]:
 
 @cache
 def _queues(queues: int) -> tuple[Any, ...]:
-    from pytest_rmq_conformance.grpc.route import route_from_json
+    from pytest_rmq_conformance.ports.grpc.route import route_from_json
 
     return tuple(route_from_json(_route(queues)))
 
@@ -77,7 +77,7 @@ def probe_steps(family: str) -> tuple[Mapping[str, Any], ...]:
 def java_probes(family: str, index_after: int) -> list[Mapping[str, Any]]:
     """The reference port's outcomes of :func:`probe_steps` from Java's index ``index_after``
     (one per step: the update's filter, then the take's queue)."""
-    from pytest_rmq_conformance.grpc import AtomicIndex, PublishingLoadBalancer, SubscriptionLoadBalancer
+    from pytest_rmq_conformance.ports.grpc import AtomicIndex, PublishingLoadBalancer, SubscriptionLoadBalancer
 
     subscribing = family == "SUBSCRIBE_ROUND_ROBIN"
     index, port = AtomicIndex(index_after), SubscriptionLoadBalancer if subscribing else PublishingLoadBalancer

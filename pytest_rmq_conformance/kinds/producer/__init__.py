@@ -4,9 +4,9 @@ the fault strategy (``MQFaultStrategy``) or a ``MessageQueueSelector``.
 :data:`KIND` is its record (:class:`~pytest_rmq_conformance.engine.kinds.Kind`), registered with
 its three families when this package is imported: ``FAULT_STRATEGY`` (a trace of selects,
 fault updates, clock moves and route refreshes), ``SELECTOR_HASH`` and ``SELECTOR_RANDOM``. The
-Python contract a strategy meets is :mod:`pytest_rmq_conformance.producer.contract`; the
-reference ports are :mod:`pytest_rmq_conformance.producer`. Golden cases are :mod:`.cases`,
-their replay :mod:`.trace` and :mod:`.golden`, reports :mod:`.reports`.
+Python contract a strategy meets is :mod:`pytest_rmq_conformance.ports.producer.contract`; the
+reference ports are :mod:`pytest_rmq_conformance.ports.producer`. Golden cases are :mod:`.cases`,
+their replay :mod:`.trace` and :mod:`.golden`, how a failure reads :mod:`.failures`.
 
 Internal: import the public names from ``pytest_rmq_conformance``.
 """
@@ -100,7 +100,7 @@ class ProducerSelection:
         return replay(subject, case, run)
 
     def report(self, outcome: Any, rerun: str) -> str:
-        from pytest_rmq_conformance.kinds.producer.reports import format_outcome
+        from pytest_rmq_conformance.kinds.producer.failures import format_outcome
 
         return format_outcome(outcome, rerun)
 

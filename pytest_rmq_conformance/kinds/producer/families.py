@@ -14,7 +14,7 @@ from typing import Any
 
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.kinds.producer.properties import java_properties
-from pytest_rmq_conformance.producer import MQFaultStrategy, SelectMessageQueueByHash, SelectMessageQueueByRandom
+from pytest_rmq_conformance.ports.producer import MQFaultStrategy, SelectMessageQueueByHash, SelectMessageQueueByRandom
 
 __all__ = ["KIND"]
 

@@ -26,7 +26,7 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from pytest_rmq_conformance.engine import kinds
-from pytest_rmq_conformance.engine.generated.report import format_generated
+from pytest_rmq_conformance.engine.generated.failures import format_generated
 from pytest_rmq_conformance.engine.generated.statistics import SPREAD_ALPHA, chi_square_bound
 from pytest_rmq_conformance.engine.kinds import GeneratedCheck
 from pytest_rmq_conformance.engine.running.timeouts import time_limits
@@ -198,8 +198,8 @@ def reference_check(subject: Any) -> GeneratedCheck | str:
     selector calls; or why it cannot run."""
     from pytest_rmq_conformance.engine.generated.generation import PropertyFailure
     from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
+    from pytest_rmq_conformance.kinds.producer.failures import format_rows, selector_lines
     from pytest_rmq_conformance.kinds.producer.golden import CALLS_NOT_RUN, judge
-    from pytest_rmq_conformance.kinds.producer.reports import format_rows, selector_lines
 
     shape = shape_of(subject)
     if shape is None:

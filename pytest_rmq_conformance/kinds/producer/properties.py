@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_rmq_conformance.engine.kinds import property_names
-from pytest_rmq_conformance.producer.counter import producer_release
+from pytest_rmq_conformance.ports.producer.counter import producer_release
 
 __all__ = [
     "PROPERTIES",

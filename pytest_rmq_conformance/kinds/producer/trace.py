@@ -41,7 +41,7 @@ from pytest_rmq_conformance.kinds.producer.cases import (
 )
 from pytest_rmq_conformance.kinds.producer.drift import takes_alike, when_it_shows
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.producer.contract import BrokerData, QueueData, TopicRouteData
+from pytest_rmq_conformance.ports.producer.contract import BrokerData, QueueData, TopicRouteData
 from pytest_rmq_conformance.releases import RELEASES, parse_release
 
 __all__ = [
@@ -110,7 +110,7 @@ class StepMismatch:
 
 
 def route_of(data: Mapping[str, Any]) -> TopicRouteData:
-    """A golden route as a :class:`~pytest_rmq_conformance.producer.contract.TopicRouteData`."""
+    """A golden route as a :class:`~pytest_rmq_conformance.ports.producer.contract.TopicRouteData`."""
     return TopicRouteData(
         queue_datas=[QueueData(name, count, perm, count) for name, count, perm in data["queueDatas"]],
         broker_datas=[BrokerData(name, {int(i): f"{name}-addr-{i}" for i in ids}) for name, ids in data["brokerDatas"]],
@@ -696,7 +696,7 @@ def _probe_problem(release: tuple[int, int, int], topic: str, unshown: _Unshown,
     """How the picks that a counter in doubt leads to differ from Java's (``None``: they do
     not): one plain pick per entry of the list, asked of the strategy (``probe``) and of the
     reference port from Java's counter and list; no ``probe``, or no answer, is a difference."""
-    from pytest_rmq_conformance.producer.publish_info import TopicPublishInfo
+    from pytest_rmq_conformance.ports.producer.publish_info import TopicPublishInfo
 
     steps = probe_steps(len(unshown.java_list))
     info = TopicPublishInfo([MessageQueue(topic, broker, queue_id) for broker, queue_id in unshown.java_list],

@@ -3,8 +3,8 @@
 ``sweep --mix`` on Spark: what sharing a group with Java clients costs a strategy.
 
 The consumer side (:func:`run_mix_sweep`) maps scenario ids to result rows, one per scenario,
-strategy and mix (:mod:`.consumer`); the producer side (:func:`run_mix_groups_sweep`) tallies
-each partition's names per strategy and queue count (:mod:`.groups`). Spark sums them into
+strategy and mix (:mod:`.allocation`); the producer side (:func:`run_mix_groups_sweep`) tallies
+each partition's names per strategy and queue count (:mod:`.message_groups`). Spark sums them into
 ``summary.json``, whose ``verdicts`` say per strategy and family whether it is safe to mix with
 Java, what breaks, how often, and the worst case with what replays it. The session, staging,
 atomic publication and errors are :mod:`~pytest_rmq_conformance.pipeline.spark`'s.
@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance._version import __version__
-from pytest_rmq_conformance.pipeline.consumer.job import entry_labels, evaluator_batches
-from pytest_rmq_conformance.pipeline.consumer.space import SweepSpace
-from pytest_rmq_conformance.pipeline.groups.space import GroupSpace
-from pytest_rmq_conformance.pipeline.mix.consumer import MIX_FIELDS, MIXES, MixEvaluator
-from pytest_rmq_conformance.pipeline.mix.groups import GROUP_FIELDS
+from pytest_rmq_conformance.pipeline.allocation.job import entry_labels, evaluator_batches
+from pytest_rmq_conformance.pipeline.allocation.space import SweepSpace
+from pytest_rmq_conformance.pipeline.message_groups.space import GroupSpace
+from pytest_rmq_conformance.pipeline.mix.allocation import MIX_FIELDS, MIXES, MixEvaluator
+from pytest_rmq_conformance.pipeline.mix.message_groups import GROUP_FIELDS
 from pytest_rmq_conformance.pipeline.spark import (
     Say,
     arrow_schema,
@@ -305,7 +305,7 @@ def _group_batches(entries: Sequence[tuple[str, str]], space: GroupSpace, timeou
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        from pytest_rmq_conformance.pipeline.mix.groups import mappers, mix_tally
+        from pytest_rmq_conformance.pipeline.mix.message_groups import mappers, mix_tally
 
         chosen = mappers(entries, space, timeout)
         try:
@@ -439,7 +439,7 @@ def run_mix_groups_sweep(
     ``space``'s names beside a Java producer, at every queue count; writes ``out/results/``
     (Parquet: a row per strategy and queue count), ``out/summary.json`` and, with ``report``,
     the report and its plots. Returns the summary."""
-    from pytest_rmq_conformance.pipeline.mix.groups import label
+    from pytest_rmq_conformance.pipeline.mix.message_groups import label
 
     started = time.perf_counter()
     out = Path(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_rmq_conformance.pipeline.figures import figure_class, png_bytes
-from pytest_rmq_conformance.pipeline.groups.plots import line_style
+from pytest_rmq_conformance.pipeline.message_groups.plots import line_style
 
 __all__ = ["draw", "consumer_figure", "split_figure"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_rmq_conformance.producer.counter import producer_release
-from pytest_rmq_conformance.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, MQFaultStrategy
+from pytest_rmq_conformance.ports.producer.counter import producer_release
+from pytest_rmq_conformance.ports.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, MQFaultStrategy
 from pytest_rmq_conformance.releases import RELEASES
 
 __all__ = ["effective_table", "isolation_tables", "DOCUMENTED", "DOCUMENTATION_SOURCE"]

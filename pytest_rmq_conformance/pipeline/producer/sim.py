@@ -5,7 +5,7 @@ A producer's send stream against a fault strategy, on a simulated clock.
 One :class:`Scenario` is a route of ``brokers`` × ``queues`` and a fault on one of its brokers
 (the *degraded* one) from ``onset`` to ``recovery``. :func:`simulate` plays it as one sending
 thread does: a send is due every ``interval`` ms (later if the previous one is still busy);
-before each, the brokers of a :class:`~pytest_rmq_conformance.producer.sending.SimulatedRoute`
+before each, the brokers of a :class:`~pytest_rmq_conformance.ports.producer.sending.SimulatedRoute`
 are set as the fault's timeline has them when the send starts (the degraded one slow, down or
 healthy), and the send goes through that route's ``send``, the one simulation of
 ``DefaultMQProducerImpl.sendDefaultImpl`` (spec §7.1) the ``rmq_route`` fixture uses too:
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from pytest_rmq_conformance.ports.producer.contract import BrokerData, FaultStrategy, QueueData, TopicRouteData
+from pytest_rmq_conformance.ports.producer.fault_strategy import NOT_AVAILABLE_DURATION, MQFaultStrategy
+from pytest_rmq_conformance.ports.producer.sending import SimulatedRoute
 from pytest_rmq_conformance.processqueue.clock import ManualClock
-from pytest_rmq_conformance.producer.contract import BrokerData, FaultStrategy, QueueData, TopicRouteData
-from pytest_rmq_conformance.producer.fault_strategy import NOT_AVAILABLE_DURATION, MQFaultStrategy
-from pytest_rmq_conformance.producer.sending import SimulatedRoute
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = [

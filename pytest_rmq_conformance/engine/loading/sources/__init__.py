@@ -1,12 +1,18 @@
 """Internal: where the strategy under test comes from, one :class:`Source` per way a spec can name it,
-behind one protocol. The subject asks; each source answers in its own module.
+behind one protocol. The subject asks; each source answers in its own module, named after where
+the strategy runs.
 
-==============  =======================================================================
-``reference``   the built-in port of a family (``AVG``, ...) at the run's release
-``python``      a class, factory or instance of the user's, called in this process
-``harness``     a process speaking the JSON-lines protocol: ``exec:COMMAND``, or a Python
-                spec served by the built-in harness in a process of its own (``--rmq-isolate``)
-==============  =======================================================================
+===============  ================  ======================================================================
+module           resolved as       the strategy
+===============  ================  ======================================================================
+``reference``    ``reference``     the built-in port of a family (``AVG``, ...) at the run's release
+``python``       ``class``,        a class, factory or instance of the user's, called in this process
+                 ``factory``,
+                 ``instance``
+``process``      ``harness``       a harness, another process speaking the JSON-lines protocol:
+                                   ``exec:COMMAND``, or a Python spec served by the built-in harness in a
+                                   process of its own (``--rmq-isolate``)
+===============  ================  ======================================================================
 
 :func:`open_source` picks the source for a resolved spec; nothing else branches on how a spec
 resolved.
@@ -81,7 +87,7 @@ def open_source(
     """The source for ``resolved``; with ``settings.isolate``, a Python strategy is served by the
     built-in harness in a process of its own. ``env`` gives a harness process's environment."""
     if resolved.kind == "harness" or settings.isolate:  # the protocol's client is imported only here
-        from pytest_rmq_conformance.engine.loading.sources.harness import HarnessSource, isolated
+        from pytest_rmq_conformance.engine.loading.sources.process import HarnessSource, isolated
     if resolved.kind == "harness":
         return HarnessSource(resolved, settings, env)
     source: Source

@@ -1,1 +1,0 @@
-"""Internal: the group sweep (``sweep --groups N``): message groups mapped to queues."""

@@ -1,0 +1,1 @@
+"""Internal: the message-group sweep (``sweep --groups N``): message groups mapped to queues."""
