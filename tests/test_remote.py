@@ -68,14 +68,20 @@ for line in sys.stdin:
 
 @pytest.fixture
 def fake(tmp_path):
+    """Start a fake harness in ``mode``; each one started is stopped after the test (a test that
+    does not stop its own leaves no process to the worker's later tests)."""
     script = tmp_path / "fake.py"
     script.write_text(FAKE)
+    started = []
 
     def harness(mode, **options):
         options.setdefault("timeout", 1.0)
-        return Harness(f"{sys.executable} {script} {mode}", cwd=tmp_path, **options)
+        started.append(Harness(f"{sys.executable} {script} {mode}", cwd=tmp_path, **options))
+        return started[-1]
 
-    return harness
+    yield harness
+    for each in started:
+        each.stop()
 
 
 def ask(harness, callers=("c1", "c2", "", "c3")):
