@@ -16,14 +16,18 @@ if sys.version_info >= (3, 11):
 else:  # pytest brings tomli to 3.10
     import tomli as tomllib
 
-import pytest_rmq_conformance
+import pytest
+
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.resources import schemas_dir
 from pytest_rmq_conformance.kinds.grpc.golden import OFFSET_ATTRIBUTE
 from pytest_rmq_conformance.kinds.producer.declared import LATENCY_ATTRIBUTE
 
-PACKAGE = Path(pytest_rmq_conformance.__file__).parent
-ROOT = PACKAGE.parent
+# the source tree beside these tests (the installed package may be a wheel's copy, with its data)
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "pytest_rmq_conformance"
+if not (ROOT / "DESIGN.md").is_file():  # an sdist holds the tests and the package, not DESIGN.md
+    pytest.skip(f"no DESIGN.md at {ROOT}", allow_module_level=True)
 P = "pytest_rmq_conformance"
 CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
 #: modules that need an extra (Spark, matplotlib): imported only where it is installed
