@@ -10,7 +10,7 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 #: each script's tiny run; cpu.py is the yardstick module the others import
 TINY = {
-    "ci_run.py": ["--command", "python -c 'print(\"  py311: OK (3.50=setup[1.25]+cmd[2.00,0.25] seconds)\")'"],
+    "ci_run.py": ["--golden-yardstick", "--command", "python -c 'print(\"  py311: OK (3.50=setup[1.25]+cmd[2.00,0.25] seconds)\")'"],
     "detection.py": ["--seeds", "1", "Gaps"],
     "flaky_verdict.py": ["--repeat", "1", "--extra=--rmq-examples=3"],
     "generated_run.py": ["--repeat", "1", "--extra=--rmq-examples=3", "AVG"],
