@@ -68,6 +68,16 @@ def missing(what: str) -> None:
     pytest.skip(what)
 
 
+def load_script(path: Path, name: str):
+    """A file of the repository that is not a module of the package (a script of clients/ or
+    scripts/, toxfile.py), loaded from ``path`` as a module named ``name``: a new module each call."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 MINIATURES = Path(__file__).with_name("miniatures.py")
 BREAKERS = Path(__file__).with_name("breakers.py")
 FLAKY = Path(__file__).with_name("flaky.py")

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -42,12 +43,7 @@ def test_no_pypi_client_is_pinned_twice():
 
 
 def _trend_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("clients_trend", CLIENTS / "trend.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(CLIENTS / "trend.py", "clients_trend")
 
 
 def test_every_trend_ends_at_its_pin():

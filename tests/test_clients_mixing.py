@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 pytest.importorskip("numpy", reason="the mix sweep counts with numpy: the sweep extra")
 
@@ -16,10 +17,7 @@ HARNESS = f"exec:{sys.executable} -m pytest_rmq_conformance.harness"
 
 @pytest.fixture
 def mixing():
-    spec = importlib.util.spec_from_file_location("clients_mixing", MIXING)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(MIXING, "clients_mixing")
 
 
 LISTED = {

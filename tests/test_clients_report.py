@@ -5,7 +5,6 @@ No network: the refusal runs the suite's own Python harness."""
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import re
 import shlex
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from browser import CHROMIUM, Layout, layout
-from conftest import missing
+from conftest import load_script, missing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,10 +23,7 @@ pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="clients/repo
 
 @pytest.fixture(scope="module")
 def report():
-    spec = importlib.util.spec_from_file_location("clients_report", ROOT / "clients" / "report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "clients" / "report.py", "clients_report")
 
 
 ENTRY = 'registry = "npm"\npinned = "1.0.0"\nharness = "exec:node x.js"\n'

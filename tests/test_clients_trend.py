@@ -4,21 +4,18 @@ goes and comes back, a family a version does not serve, a case that changes clas
 version, and versions that sort only as numbers (1.9.0 before 1.10.0)."""
 
 import copy
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = json.loads((ROOT / "tests" / "data" / "trend-runs.json").read_text(encoding="utf-8"))
 
 
 def _load_trend():
-    spec = importlib.util.spec_from_file_location("clients_trend", ROOT / "clients" / "trend.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "clients" / "trend.py", "clients_trend")
 
 
 trend = _load_trend()

@@ -6,12 +6,12 @@ docs/group-sweep/: a folder with its report.md) are charts, made by the sweeps."
 from __future__ import annotations
 
 import functools
-import importlib.util
 import re
 import struct
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -24,10 +24,7 @@ IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.png)\)")
 
 @functools.cache
 def _script():
-    spec = importlib.util.spec_from_file_location("screenshots", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "screenshots")
 
 
 def _sources(pattern: str) -> list[Path]:

@@ -1,12 +1,12 @@
 """clients/survey.toml and its renderer: the data holds its rules, every entry reaches the page,
 and a broken entry or a moved registry is named (no network: the registries are stand-ins)."""
 
-import importlib.util
 import io
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -14,10 +14,7 @@ else:  # pytest brings tomli to 3.10
     import tomli as tomllib
 
 CLIENTS = Path(__file__).resolve().parent.parent / "clients"
-_spec = importlib.util.spec_from_file_location("rmq_clients_survey", CLIENTS / "survey.py")
-assert _spec and _spec.loader
-survey = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(survey)
+survey = load_script(CLIENTS / "survey.py", "rmq_clients_survey")
 
 TEXT = (CLIENTS / "survey.toml").read_text(encoding="utf-8")
 PACKAGES = tomllib.loads(TEXT)["package"]

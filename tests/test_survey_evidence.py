@@ -4,19 +4,16 @@ package downloaded at its surveyed version by its registry's own client (``pip d
 cited file, line range and word looked up. Needs the network: marked ``network``, deselected by
 default; ``tox -e clients`` runs it (CI does)."""
 
-import importlib.util
 import shutil
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 pytestmark = pytest.mark.network
 
 CLIENTS = Path(__file__).resolve().parent.parent / "clients"
-_spec = importlib.util.spec_from_file_location("rmq_clients_survey_evidence", CLIENTS / "survey.py")
-assert _spec and _spec.loader
-survey = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(survey)
+survey = load_script(CLIENTS / "survey.py", "rmq_clients_survey_evidence")
 
 PACKAGES = survey.load()["package"]
 

@@ -1,17 +1,15 @@
 """toxfile.py: the Pythons pyenv installed off PATH are found for tox, and the missing ones are said."""
 
-import importlib.util
 import os
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _toxfile():
-    spec = importlib.util.spec_from_file_location("project_toxfile", ROOT / "toxfile.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "toxfile.py", "project_toxfile")
 
 
 def _python(folder: Path, minor: str) -> Path:
