@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
+from ipaddress import IPv4Address
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -67,12 +68,16 @@ TRAPS = ["\ue000", "\uff21", "\ufb01", "\U0001f600", "\U00010400", "\U0002070e",
 ROOMS = ["IDC1", "IDC2", "room-x", "hz", "sh", "ünï", "\U0001f600"]
 INSTANCES = ["DEFAULT", "consumer-1", "c@t", "ünï", "order-service-consumer-instance-01", "payment_notification_consumer"]
 
-_ip = st.ip_addresses(v=4).map(str)
+# Strategies are built once, here or by a cached builder: a strategy made inside a draw is
+# validated again at every draw, which cost as much as the drawing itself.
+#: an IPv4 address as text, from one integer (``st.ip_addresses`` draws several times as often)
+_ip = st.integers(0, 2**32 - 1).map(lambda n: str(IPv4Address(n)))
 _unicode_text = st.text(
     alphabet=st.one_of(st.sampled_from(TRAPS), st.characters(exclude_categories=["Cs"])), min_size=1, max_size=8
 )
 
 
+@cache
 def client_ids() -> st.SearchStrategy[str]:
     """``IP@pid``, ``IP@instance``, ``IP@pid#hash`` and Unicode ids."""
     return st.one_of(
@@ -83,6 +88,7 @@ def client_ids() -> st.SearchStrategy[str]:
     )
 
 
+@cache
 def broker_names(separator: str = "@") -> st.SearchStrategy[str]:
     """Broker names with and without a room prefix, and with the separator leading, doubled or trailing."""
     room = st.sampled_from(ROOMS)
@@ -101,6 +107,7 @@ def broker_names(separator: str = "@") -> st.SearchStrategy[str]:
     )
 
 
+@lru_cache(maxsize=256)  # consumer groups are drawn: a bounded cache
 def topics(consumer_group: str = "group") -> st.SearchStrategy[str]:
     """Plain, retry, dead-letter and Unicode topics."""
     return st.one_of(
@@ -111,6 +118,7 @@ def topics(consumer_group: str = "group") -> st.SearchStrategy[str]:
     )
 
 
+@cache
 def _size(maximum: int) -> st.SearchStrategy[int]:
     # mostly small groups (fast, and where off-by-ones live), sometimes up to the maximum
     return st.one_of(st.integers(1, 8), st.integers(1, 32), st.integers(1, maximum))
@@ -131,17 +139,25 @@ def _queue_id(first_id: int | str, k: int) -> int:
     return first_id + k
 
 
-@st.composite
+@cache
+def _lists(items: st.SearchStrategy, most: int) -> st.SearchStrategy[list]:
+    return st.lists(items, min_size=1, max_size=most, unique=True)
+
+
+#: where a pair's queue ids start (adversarial draws): mostly 0, at Java's int limits, or spread
+#: over both ends (``compareTo`` overflows)
+_FIRST_IDS = st.sampled_from([0, 0, 0, 8, -3, INT_MIN, "up to INT_MAX", OVERFLOWING])
+
+
 def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> list[MessageQueue]:
     total = draw(_size(MAX_QUEUES))
-    topic_names = draw(st.lists(topics(consumer_group), min_size=1, max_size=3, unique=True))
-    broker_list = draw(st.lists(brokers, min_size=1, max_size=4, unique=True))
+    topic_names = draw(_lists(topics(consumer_group), 3))
+    broker_list = draw(_lists(brokers, 4))
     pairs = [(t, b) for t in topic_names for b in broker_list][:total]
     per_pair = -(-total // len(pairs))
-    # ids at Java's int limits: near one end, or spread over both ends (compareTo overflows)
-    first_id: int | str = 0
-    if adversarial:
-        first_id = draw(st.sampled_from([0, 0, 0, 8, -3, INT_MIN, INT_MAX + 1 - per_pair, OVERFLOWING]))
+    first_id: int | str = draw(_FIRST_IDS) if adversarial else 0
+    if first_id == "up to INT_MAX":
+        first_id = INT_MAX + 1 - per_pair
     queues = []
     for index in range(total):
         topic, broker = pairs[index % len(pairs)]
@@ -149,8 +165,13 @@ def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversar
     return queues
 
 
+_ORDERS = st.sampled_from(["java", "java", "given", "python", "shuffled"])
+_SHUFFLE_SEEDS = st.integers(0, 2**16)
+_ONE_IN_FIVE = st.integers(0, 4)
+
+
 def _order(draw, items: list, strings: bool) -> list:
-    how = draw(st.sampled_from(["java", "java", "given", "python", "shuffled"]))
+    how = draw(_ORDERS)
     if how == "java":
         if strings:
             return java_sorted_strings(items)
@@ -162,27 +183,36 @@ def _order(draw, items: list, strings: bool) -> list:
         return sorted(items, key=str) if not strings else sorted(items)
     if how == "shuffled":
         items = list(items)
-        random.Random(draw(st.integers(0, 2**16))).shuffle(items)
+        random.Random(draw(_SHUFFLE_SEEDS)).shuffle(items)
     return list(items)
+
+
+@cache
+def _unique(items: st.SearchStrategy, count: int) -> st.SearchStrategy[list]:
+    return st.lists(items, min_size=count, max_size=count, unique=True)
 
 
 def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> list[str]:
     count = draw(_size(MAX_CLIENTS))
-    members = draw(st.lists(ids, min_size=count, max_size=count, unique=True))
-    if adversarial and "" not in members and draw(st.integers(0, 4)) == 4:  # an empty id: Java counts it
+    members = draw(_unique(ids, count))
+    if adversarial and "" not in members and draw(_ONE_IN_FIVE) == 4:  # an empty id: Java counts it
         members.insert(draw(st.integers(0, len(members))), "")
-    if adversarial and draw(st.integers(0, 4)) == 4:  # duplicated ids
+    if adversarial and draw(_ONE_IN_FIVE) == 4:  # duplicated ids
         members += draw(st.lists(st.sampled_from(members), min_size=1, max_size=3))
     return members
 
 
+_INNERS = st.sampled_from(["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"])
+
+
 def _inner_params(draw, adversarial: bool):
-    inner = draw(st.sampled_from(["AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH"]))
+    inner = draw(_INNERS)
     if inner != "CONSISTENT_HASH":
         return {"strategy": inner, "params": {}}
     return {"strategy": inner, "params": {"virtualNodeCnt": draw(virtual_node_counts(adversarial, 12))}}
 
 
+@cache
 def virtual_node_counts(adversarial: bool, most: int = 20) -> st.SearchStrategy[int]:
     """Virtual-node counts: 10 (Java's default) and 1 to ``most``; adversarial, also 0 and, now
     and then, a negative count, which Java's constructor refuses (IllegalArgumentException)."""
@@ -192,32 +222,55 @@ def virtual_node_counts(adversarial: bool, most: int = 20) -> st.SearchStrategy[
     return st.integers(0, 9).flatmap(lambda roll: st.integers(INT_MIN, -1) if roll == 9 else counts)
 
 
+@cache
+def _rooms_without(separator: str) -> st.SearchStrategy[str]:
+    return st.sampled_from([r for r in ROOMS if separator not in r])
+
+
+@cache
+def _split_brokers(separator: str, adversarial: bool) -> st.SearchStrategy[str]:
+    """Broker names a split resolver reads a room from; the separator may also end the name
+    (``IDC1@broker-a@``: Java's split drops the empty tail); adversarial, any broker name."""
+    room_names, plain = _rooms_without(separator), st.sampled_from(["broker-a", "b", "中"])
+    brokers = st.one_of(
+        st.builds(f"{{}}{separator}{{}}".format, room_names, plain),
+        st.builds(f"{{}}{separator}{{}}{separator}".format, room_names, plain),
+    )
+    return st.one_of(brokers, broker_names(separator)) if adversarial else brokers
+
+
+@cache
+def _split_client_ids(separator: str) -> st.SearchStrategy[str]:
+    """Client ids a split resolver reads a room from."""
+    return st.builds(f"{{}}{separator}{{}}".format, _rooms_without(separator), client_ids())
+
+
+_RESOLVERS = st.sampled_from(["split", "map"])
+_SEPARATORS = st.sampled_from(["-", "@", "_"])
+_ROOMS = st.sampled_from(ROOMS)
+_ONE_IN_SIX = st.integers(0, 5)
+
+
 @st.composite
 def nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
     """A MACHINE_ROOM_NEARBY group: rooms through a split resolver (names carry them) or a map resolver."""
-    kind = draw(st.sampled_from(["split", "map"]))
+    return draw_nearby_group(draw, consumer_group, adversarial)
+
+
+def draw_nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
+    """:func:`nearby_group`'s draw, for a draw function that already runs (no strategy built)."""
+    kind = draw(_RESOLVERS)
     if kind == "split":
-        separator = draw(st.sampled_from(["-", "@", "_"]))
-        room_names = st.sampled_from([r for r in ROOMS if separator not in r])
-        plain = st.sampled_from(["broker-a", "b", "中"])
-        # the separator may also end the name (IDC1@broker-a@): Java's split drops the empty tail
-        brokers = st.one_of(
-            st.builds(f"{{}}{separator}{{}}".format, room_names, plain),
-            st.builds(f"{{}}{separator}{{}}{separator}".format, room_names, plain),
-        )
-        if adversarial:
-            brokers = st.one_of(brokers, broker_names(separator))
-        queues = draw(_queues(consumer_group, brokers, adversarial))
-        ids = st.builds(f"{{}}{separator}{{}}".format, room_names, client_ids())
-        members = _members(draw, ids, adversarial)
+        separator = draw(_SEPARATORS)
+        queues = _queues(draw, consumer_group, _split_brokers(separator, adversarial), adversarial)
+        members = _members(draw, _split_client_ids(separator), adversarial)
         resolver = {"kind": "split", "separator": separator}
     else:
-        queues = draw(_queues(consumer_group, broker_names("@"), adversarial))
+        queues = _queues(draw, consumer_group, broker_names("@"), adversarial)
         members = _members(draw, client_ids(), adversarial)
-        rooms = st.sampled_from(ROOMS)
-        broker_room = {mq.broker_name: draw(rooms) for mq in queues}
-        consumer_room = {cid: draw(rooms) for cid in members}
-        if adversarial and draw(st.integers(0, 5)) == 5:  # a name without a room
+        broker_room = {mq.broker_name: draw(_ROOMS) for mq in queues}
+        consumer_room = {cid: draw(_ROOMS) for cid in members}
+        if adversarial and draw(_ONE_IN_SIX) == 5:  # a name without a room
             consumer_room.pop(members[0], None)
         resolver = {"kind": "map", "brokerRoom": broker_room, "consumerRoom": consumer_room}
     params = {"inner": _inner_params(draw, adversarial), "resolver": resolver}
@@ -230,15 +283,19 @@ def nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
     )
 
 
+_NODES_ON_NODES = st.sampled_from(NODE_ON_NODE)
+_QUEUES_ON_NODES = st.sampled_from(QUEUE_ON_NODE)
+
+
 def _ring_traps(draw, scenario: Scenario) -> Scenario:
     """Add a queue sitting exactly on a virtual node's key (with enough virtual nodes for that
     node to exist), or two virtual nodes sharing one key."""
     mq_all, cid_all, params = list(scenario.mq_all), list(scenario.cid_all), dict(scenario.params)
-    if draw(st.booleans()):
-        (cid_a, _), (cid_b, _) = draw(st.sampled_from(NODE_ON_NODE))
-        cid_all += [cid_a, cid_b] if draw(st.booleans()) else [cid_b, cid_a]
+    if draw(_BOOLEANS):
+        (cid_a, _), (cid_b, _) = draw(_NODES_ON_NODES)
+        cid_all += [cid_a, cid_b] if draw(_BOOLEANS) else [cid_b, cid_a]
     else:
-        topic, broker, queue_id, cid, replica = draw(st.sampled_from(QUEUE_ON_NODE))
+        topic, broker, queue_id, cid, replica = draw(_QUEUES_ON_NODES)
         trap = MessageQueue(topic, broker, queue_id)
         if len(mq_all) >= MAX_QUEUES:
             mq_all[draw(st.integers(0, len(mq_all) - 1))] = trap
@@ -353,10 +410,15 @@ def _joiners(draw, start: Scenario) -> st.SearchStrategy[str]:
     """Ids a new member may have: for a split resolver, one that names a room."""
     resolver = start.params.get("resolver") or {}
     if resolver.get("kind") == "split":
-        separator = resolver["separator"]
-        rooms = st.sampled_from([r for r in ROOMS if separator not in r])
-        return st.builds(f"{{}}{separator}{{}}".format, rooms, client_ids())
+        return _split_client_ids(resolver["separator"])
     return client_ids()
+
+
+_CONSUMER_GROUPS = st.one_of(st.sampled_from(["group", "CID_JODIE_1", "please_rename_unique_group_name"]), _unicode_text)
+_PLAIN_BROKERS = st.sampled_from(["broker-a", "broker-b", "broker-c", "IDC1@broker-a"])
+_BOOLEANS = st.booleans()
+_STRANGERS = st.lists(st.one_of(client_ids(), st.just("")), max_size=2)
+_ONE_IN_TWENTY = st.integers(0, 19)
 
 
 @st.composite
@@ -367,24 +429,24 @@ def scenarios(draw, family: str | None = None, adversarial: bool = False) -> Sce
     members, non-empty lists, every member asked, a configuration that Java
     accepts (at least one virtual node, rooms for every name).
     """
-    consumer_group = draw(st.one_of(st.sampled_from(["group", "CID_JODIE_1", "please_rename_unique_group_name"]), _unicode_text))
+    consumer_group = draw(_CONSUMER_GROUPS)
     record = None if family is None else family_record(family)
     if record is not None and record.draw_group is not None:
         scenario = record.draw_group(draw, consumer_group, adversarial)
     else:
         rooms = record is not None and record.needs_rooms
-        brokers = broker_names("@") if rooms or adversarial else st.sampled_from(["broker-a", "broker-b", "broker-c", "IDC1@broker-a"])
-        queues = draw(_queues(consumer_group, brokers, adversarial))
+        brokers = broker_names("@") if rooms or adversarial else _PLAIN_BROKERS
+        queues = _queues(draw, consumer_group, brokers, adversarial)
         members = _members(draw, client_ids(), adversarial)
         params = record.draw_params(draw, queues, adversarial) if record is not None else {}
         scenario = Scenario(
             family, params, consumer_group, tuple(_order(draw, queues, False)), tuple(_order(draw, members, True))
         )
-        if (record is None or record.hashes) and draw(st.booleans()):
+        if (record is None or record.hashes) and draw(_BOOLEANS):
             scenario = _ring_traps(draw, scenario)
     if adversarial:
-        strangers = draw(st.lists(st.one_of(client_ids(), st.just("")), max_size=2))
-        empty = draw(st.integers(0, 19))
+        strangers = draw(_STRANGERS)
+        empty = draw(_ONE_IN_TWENTY)
         mq_all = () if empty == 18 else scenario.mq_all
         cid_all = () if empty == 19 else scenario.cid_all
         scenario = replace(scenario, mq_all=mq_all, cid_all=cid_all, strangers=tuple(strangers))

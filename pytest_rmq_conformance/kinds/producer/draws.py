@@ -30,6 +30,7 @@ Internal: import the public names from ``pytest_rmq_conformance``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -54,6 +55,16 @@ _ABOVE_SURROGATES = [name for name in TRAP_BROKERS if any("\ue000" <= c <= "\uff
 _BEYOND_BMP = [name for name in TRAP_BROKERS if any(c > "\uffff" for c in name)]
 
 
+# Strategies are built once, here or by a cached builder: one made inside a draw is validated
+# again at every draw, which cost as much as the drawing itself.
+_BOOLEANS = st.booleans()
+_ONE_IN_THREE = st.integers(0, 2)
+_PLAIN_NAMES = st.lists(st.sampled_from(_BROKERS), min_size=1, max_size=5, unique=True)
+_ABOVE = st.sampled_from(_ABOVE_SURROGATES)
+_BEYOND = st.sampled_from(_BEYOND_BMP)
+_MORE_NAMES = st.lists(st.sampled_from(_BROKERS + TRAP_BROKERS), max_size=3, unique=True)
+
+
 def _edges(version: str) -> list[int]:
     """Latencies on and next to every edge of the release's table."""
     major = producer_release(version)[0]
@@ -64,32 +75,43 @@ def _edges(version: str) -> list[int]:
 def broker_names(draw) -> list[str]:
     """One to five distinct broker names: the plain ones, or (one route in three) a name above
     the surrogates, one beyond the BMP and up to three more of any kind, in any order."""
-    if draw(st.integers(0, 2)) != 0:
-        return draw(st.lists(st.sampled_from(_BROKERS), min_size=1, max_size=5, unique=True))
-    names = [draw(st.sampled_from(_ABOVE_SURROGATES)), draw(st.sampled_from(_BEYOND_BMP))]
-    more = draw(st.lists(st.sampled_from(_BROKERS + TRAP_BROKERS), max_size=3, unique=True))
+    if draw(_ONE_IN_THREE) != 0:
+        return draw(_PLAIN_NAMES)
+    names = [draw(_ABOVE), draw(_BEYOND)]
+    more = draw(_MORE_NAMES)
     return draw(st.permutations(list(dict.fromkeys(names + more))))
+
+
+_NAMES = broker_names()
+_PERMS = {True: st.sampled_from([6, 6, 6, 7, 2, 4]), False: st.just(6)}
+_QUEUE_COUNTS = {True: st.integers(0, 4), False: st.integers(1, 4)}
+_BROKER_IDS = {True: st.sampled_from([[0], [0], [0, 1], [1]]), False: st.sampled_from([[0], [0, 1]])}
+_ONE_IN_TEN = st.integers(0, 9)
+_CONF_QUEUES = st.integers(1, 4)
 
 
 @st.composite
 def _route(draw, odd: bool) -> dict[str, Any]:
     """A route of one to five brokers; ``odd`` ones also have brokers with no queue, no
     master, no write permission, and an ``orderTopicConf``."""
-    names = draw(broker_names())
-    perms = st.sampled_from([6, 6, 6, 7, 2, 4]) if odd else st.just(6)
-    queue_datas = [[name, draw(st.integers(0 if odd else 1, 4)), draw(perms)] for name in names]
-    ids = st.sampled_from([[0], [0], [0, 1], [1]]) if odd else st.sampled_from([[0], [0, 1]])
-    broker_datas = [[name, draw(ids)] for name in names]
+    names = draw(_NAMES)
+    queue_datas = [[name, draw(_QUEUE_COUNTS[odd]), draw(_PERMS[odd])] for name in names]
+    broker_datas = [[name, draw(_BROKER_IDS[odd])] for name in names]
     conf = None
-    if odd and draw(st.integers(0, 9)) == 0:
-        conf = ";".join(f"{name}:{draw(st.integers(1, 4))}" for name in names)
+    if odd and draw(_ONE_IN_TEN) == 0:
+        conf = ";".join(f"{name}:{draw(_CONF_QUEUES)}" for name in names)
     return {"queueDatas": queue_datas, "brokerDatas": broker_datas, "orderTopicConf": conf}
 
 
+_ODD_ROUTE = _route(True)
+
+
+@cache
 def _counter(version: str) -> SearchStrategy[int | None]:
     return st.one_of(st.none(), st.integers(0, 1000), st.integers(INT_MAX - 50, INT_MAX), _near_int_min(version))
 
 
+@cache
 def _near_int_min(version: str) -> SearchStrategy[int]:
     """Stored counters Java reaches past the int's end (4.9.8 wraps to ``Integer.MIN_VALUE``)
     or starts at (5.x's ``nextInt()``): the bottom of the int and just below zero. 4.7.1 stores
@@ -99,36 +121,72 @@ def _near_int_min(version: str) -> SearchStrategy[int]:
     return st.integers(INT_MIN, INT_MIN + 50) | st.integers(-50, -1)
 
 
+@cache
 def _worst_index() -> SearchStrategy[int | None]:
     """4.x's ``whichItemWorst``: unset, small, or a few fallbacks short of the int's end."""
     return st.one_of(st.none(), st.integers(0, 10), st.integers(INT_MAX - 3, INT_MAX))
 
 
-@st.composite
-def _step(draw, version: str, brokers: list[str]) -> dict[str, Any]:
-    """One step of a trace (an update's latency is made distinct afterwards)."""
+_OPS = st.sampled_from(["select"] * 6 + ["tp_select", "update", "update", "update", "advance", "advance", "set_index", "set_latency", "route", "detect"])
+_SEEDS = st.integers(0, 99)
+
+
+@cache
+def _latencies(version: str) -> SearchStrategy[int]:
+    return st.one_of(st.sampled_from(_edges(version)), st.integers(0, 20000))
+
+
+@cache
+def _moves(version: str) -> SearchStrategy[int]:
+    """Clock moves: onto a penalty's end, a millisecond short of it, or anywhere."""
     major = producer_release(version)[0]
     penalties = sorted(set(NOT_AVAILABLE_DURATION[major]) | {ISOLATION_LATENCY[major], 1000, 10000, 100000})
-    op = draw(st.sampled_from(["select"] * 6 + ["tp_select", "update", "update", "update", "advance", "advance", "set_index", "set_latency", "route", "detect"]))
+    return st.one_of(st.sampled_from(penalties), st.sampled_from(penalties).map(lambda p: max(p - 1, 0)), st.integers(0, 700_000))
+
+
+@cache
+def _index_values(version: str) -> SearchStrategy[int]:
+    return st.integers(0, 1000) | st.integers(INT_MAX - 5, INT_MAX) | _near_int_min(version)
+
+
+@lru_cache(maxsize=256)
+def _one_of_brokers(brokers: tuple[str, ...]) -> SearchStrategy[str]:
+    return st.sampled_from(brokers)
+
+
+@lru_cache(maxsize=256)
+def _last_brokers(brokers: tuple[str, ...]) -> SearchStrategy[str | None]:
+    return st.one_of(st.none(), st.sampled_from(brokers))
+
+
+@lru_cache(maxsize=256)
+def _address_of(name: str) -> SearchStrategy[str | None]:
+    return st.sampled_from([f"{name}:10911", None])
+
+
+@st.composite
+def _step(draw, version: str, brokers: tuple[str, ...]) -> dict[str, Any]:
+    """One step of a trace (an update's latency is made distinct afterwards)."""
+    major = producer_release(version)[0]
+    op = draw(_OPS)
     if op in ("select", "tp_select"):
-        last = draw(st.one_of(st.none(), st.sampled_from(brokers)))
+        last = draw(_last_brokers(brokers))
         if op == "tp_select":
             return {"op": op, "lastBroker": last}
-        return {"op": op, "lastBroker": last, "resetIndex": draw(st.booleans()) if major >= 5 else False}
+        return {"op": op, "lastBroker": last, "resetIndex": draw(_BOOLEANS) if major >= 5 else False}
     if op == "update":
-        latency = draw(st.one_of(st.sampled_from(_edges(version)), st.integers(0, 20000)))
-        return {"op": op, "broker": draw(st.sampled_from(brokers)), "latency": latency, "isolation": draw(st.booleans()), "reachable": draw(st.booleans())}
+        latency = draw(_latencies(version))
+        return {"op": op, "broker": draw(_one_of_brokers(brokers)), "latency": latency, "isolation": draw(_BOOLEANS), "reachable": draw(_BOOLEANS)}
     if op == "advance":
-        ms = draw(st.one_of(st.sampled_from(penalties), st.sampled_from(penalties).map(lambda p: max(p - 1, 0)), st.integers(0, 700_000)))
-        return {"op": op, "ms": ms}
+        return {"op": op, "ms": draw(_moves(version))}
     if op == "set_index":
-        return {"op": op, "value": draw(st.integers(0, 1000) | st.integers(INT_MAX - 5, INT_MAX) | _near_int_min(version))}
+        return {"op": op, "value": draw(_index_values(version))}
     if op == "set_latency":
-        return {"op": op, "enable": draw(st.booleans())}
+        return {"op": op, "enable": draw(_BOOLEANS)}
     if op == "route":
-        return {"op": op, "route": draw(_route(True)), "sendIndex": draw(_counter(version)), "sendIndexSeed": draw(st.integers(0, 99))}
-    resolve = {name: draw(st.sampled_from([f"{name}:10911", None])) for name in brokers}
-    return {"op": op, "resolve": resolve, "reachableAddrs": [addr for addr in resolve.values() if addr is not None and draw(st.booleans())]}
+        return {"op": op, "route": draw(_ODD_ROUTE), "sendIndex": draw(_counter(version)), "sendIndexSeed": draw(_SEEDS)}
+    resolve = {name: draw(_address_of(name)) for name in brokers}
+    return {"op": op, "resolve": resolve, "reachableAddrs": [addr for addr in resolve.values() if addr is not None and draw(_BOOLEANS)]}
 
 
 def _distinct_latencies(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -142,27 +200,41 @@ def _distinct_latencies(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return steps
 
 
+_ONE_IN_EIGHT = st.integers(0, 7)
+_CLOCKS = st.sampled_from([0, 1_000_000, 1_700_000_000_000])
+
+
+@lru_cache(maxsize=256)
+def _steps(version: str, brokers: tuple[str, ...]) -> SearchStrategy[list[dict[str, Any]]]:
+    return st.lists(_step(version, brokers), min_size=8, max_size=_MAX_STEPS)
+
+
+@lru_cache(maxsize=256)
+def _edge_lists(version: str, brokers: tuple[str, ...]) -> SearchStrategy[list[list[dict[str, Any]]]]:
+    return st.lists(penalty_edges(version, brokers), max_size=2)
+
+
 @st.composite
 def traces(draw, version: str, latency: bool = True) -> TraceCase:
     """One fault-strategy trace at ``version`` (its answers to be asked of a strategy); with
     ``latency`` false, one that never turns latency fault tolerance on."""
-    route = draw(_route(True))
-    brokers = [name for name, _, _ in route["queueDatas"]] + ["broker-x"]  # one broker outside the route
-    custom = draw(st.integers(0, 7)) == 0
+    route = draw(_ODD_ROUTE)
+    brokers = (*(name for name, _, _ in route["queueDatas"]), "broker-x")  # one broker outside the route
+    custom = draw(_ONE_IN_EIGHT) == 0
     params = {
-        "sendLatencyFaultEnable": draw(st.booleans()) and latency,
+        "sendLatencyFaultEnable": draw(_BOOLEANS) and latency,
         "latencyMax": [0, 100, 500] if custom else None,
         "notAvailableDuration": [1000, 10000, 100000] if custom else None,
     }
     initial = {
-        "clockMs": draw(st.sampled_from([0, 1_000_000, 1_700_000_000_000])),
+        "clockMs": draw(_CLOCKS),
         "sendIndex": draw(_counter(version)),
-        "sendIndexSeed": draw(st.integers(0, 99)),
+        "sendIndexSeed": draw(_SEEDS),
         "worstIndex": draw(_worst_index()),
-        "worstIndexSeed": draw(st.integers(0, 99)),
+        "worstIndexSeed": draw(_SEEDS),
     }
-    steps = draw(st.lists(_step(version, brokers), min_size=8, max_size=_MAX_STEPS))
-    edges = draw(st.lists(penalty_edges(version, brokers), max_size=2))
+    steps = draw(_steps(version, brokers))
+    edges = draw(_edge_lists(version, brokers))
     places = [draw(st.integers(0, len(steps))) for _ in edges]
     for at, edge in sorted(zip(places, edges), key=lambda pair: -pair[0]):  # from the end: none splits another
         steps[at:at] = edge
@@ -176,21 +248,30 @@ def traces(draw, version: str, latency: bool = True) -> TraceCase:
     )
 
 
+_ANY_LATENCY = st.integers(0, 20000)
+_ONE_TO_FOUR = st.integers(1, 4)
+
+
+@cache
+def _penalised(version: str) -> SearchStrategy[int]:
+    """Latencies the release's default tables penalise: on their edges, or any up to 20 s."""
+    least = LATENCY_MAX[producer_release(version)[0]][2]
+    return st.sampled_from([edge for edge in _edges(version) if edge >= least]) | st.integers(least, 20000)
+
+
 @st.composite
-def penalty_edges(draw, version: str, brokers: list[str]) -> list[dict[str, Any]]:
+def penalty_edges(draw, version: str, brokers: Sequence[str]) -> list[dict[str, Any]]:
     """An update that penalises one of ``brokers`` (now and then the others isolated first), the clock moved to the penalty's last
     millisecond, one to four selects, the clock moved one millisecond (the first free one),
     and as many selects again. The first move is set by :func:`_land_on_edges` once the
     update's latency is final (latencies are made distinct after drawing)."""
-    major = producer_release(version)[0]
-    least = LATENCY_MAX[major][2]  # the first latency the default tables penalise
-    latency = draw(st.sampled_from([edge for edge in _edges(version) if edge >= least]) | st.integers(least, 20000))
-    broker = draw(st.sampled_from(brokers))
-    update = {"op": "update", "broker": broker, "latency": latency, "isolation": draw(st.booleans()), "reachable": True}
+    latency = draw(_penalised(version))
+    broker = draw(_one_of_brokers(tuple(brokers)))
+    update = {"op": "update", "broker": broker, "latency": latency, "isolation": draw(_BOOLEANS), "reachable": True}
     # half the time every other broker is isolated first: the edge is then where the walk finds
     # its first available broker (before it, 4.x falls back on pickOneAtLeast)
-    others = [_update(other, draw(st.integers(0, 20000)), isolation=True) for other in brokers if other != broker] if draw(st.booleans()) else []
-    selects = [{"op": "select", "lastBroker": draw(st.none() | st.sampled_from(brokers)), "resetIndex": False} for _ in range(draw(st.integers(1, 4)))]
+    others = [_update(other, draw(_ANY_LATENCY), isolation=True) for other in brokers if other != broker] if draw(_BOOLEANS) else []
+    selects = [{"op": "select", "lastBroker": draw(_last_brokers(tuple(brokers))), "resetIndex": False} for _ in range(draw(_ONE_TO_FOUR))]
     return [*others, update, {"op": "advance", "ms": 0}, *selects, {"op": "advance", "ms": 1}, *(dict(select) for select in selects)]
 
 
@@ -288,6 +369,7 @@ def _table_row(limits: Sequence[int], latency: int) -> int:
     return max(i for i, limit in enumerate(limits) if latency >= limit)
 
 
+@cache
 def _hash_args() -> SearchStrategy[dict[str, Any] | None]:
     strings = st.one_of(st.sampled_from(MIN_VALUE_STRINGS), st.text(max_size=12), st.from_regex(r"order-[0-9]{1,6}", fullmatch=True))
     return st.one_of(
@@ -324,13 +406,20 @@ def fixed_selector_cases(family: str) -> list[SelectorCase]:
     return [case({}, dict(arg)) for arg in _FIXED_ARGS]
 
 
+_QUEUE_COUNT_LISTS = {
+    adversarial: st.lists(st.integers(0 if adversarial else 1, 64) | st.sampled_from([1, 2, 3, 7, 16, 1024]), min_size=1, max_size=12)
+    for adversarial in (True, False)
+}
+_RANDOM_SEEDS = st.integers(LONG_MIN, LONG_MAX) | st.integers(0, 100)
+
+
 @st.composite
 def selector_cases(draw, family: str, adversarial: bool = True) -> SelectorCase:
     """The calls of one selector of ``family`` (``SELECTOR_HASH``'s argument, ``SELECTOR_RANDOM``'s
     seed), each with a list of the length drawn; ``n = 0`` only when ``adversarial``."""
-    counts = draw(st.lists(st.integers(0 if adversarial else 1, 64) | st.sampled_from([1, 2, 3, 7, 16, 1024]), min_size=1, max_size=12))
+    counts = draw(_QUEUE_COUNT_LISTS[adversarial])
     if family == "SELECTOR_RANDOM":
-        params: dict[str, Any] = {"seed": draw(st.integers(LONG_MIN, LONG_MAX) | st.integers(0, 100))}
+        params: dict[str, Any] = {"seed": draw(_RANDOM_SEEDS)}
         arg = None
     else:
         params, arg = {}, draw(_hash_args())
