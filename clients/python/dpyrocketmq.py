@@ -15,7 +15,8 @@ process or a site-packages. So it is installed alone under ``clients/python/.iso
 
 What this file does besides calling them:
 
-- a group's queue is ``take_message_queue_by_message_group``, which takes Python's ``hash()`` of
+- a group's queue is ``take_message_queue_by_message_group`` of one publishing balancer per
+  route (a producer keeps one per topic route), which takes Python's ``hash()`` of
   the group: a string's hash changes from process to process unless ``PYTHONHASHSEED`` is
   set. Nothing here pins it: the suite's one-answer check restarts the harness and sees the
   groups move; the report's run (``tox -e clients``) sets ``PYTHONHASHSEED=0`` so that its
@@ -137,6 +138,7 @@ def index_of(balancer):
 
 
 group_route = common.group_routes(route, same_queue)
+producer_of = common.kept_per_route(lambda data: PublishingLoadBalancer(data, 0))
 
 
 def group(request):
@@ -144,7 +146,7 @@ def group(request):
     answers = []
     for name in request["groups"]:
         try:
-            answers.append({"index": where(PublishingLoadBalancer(data, 0).take_message_queue_by_message_group(name))})
+            answers.append({"index": where(producer_of(request["queues"], data).take_message_queue_by_message_group(name))})
         except Exception as exc:  # what the client raises is its answer
             answers.append(common.error_answer(exc))
     return {"answers": answers}

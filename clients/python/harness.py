@@ -15,7 +15,8 @@ What this file does besides calling them:
 - the client has no ``takeMessageQueues(excluded, count)``: its producer takes one queue per
   send attempt with ``select_next_queue()``, which is what a publishing ``take`` answers here
   (excluded endpoints and the count are not the client's to honour);
-- a group goes to ``select_queue_by_hash_key(group)``; ``update`` is the selector's own (in
+- a group goes to ``select_queue_by_hash_key(group)`` of one producer selector per route, as a
+  producer keeps one per topic route; ``update`` is the selector's own (in
   place); a step it raises on is answered with what it raised.
 
 Importing the client makes ``~/logs/rocketmq_python``; ``HOME`` is a temporary folder here.
@@ -102,6 +103,7 @@ def index_of(chosen):
 
 
 group_route = common.group_routes(route)  # an update that finds the same route keeps the old objects: equal ones
+producer_of = common.kept_per_route(lambda data: selector(data, True))
 
 
 def group(request):
@@ -109,7 +111,7 @@ def group(request):
     answers = []
     for name in request["groups"]:
         try:
-            answers.append({"index": where(selector(data, True).select_queue_by_hash_key(name))})
+            answers.append({"index": where(producer_of(request["queues"], data).select_queue_by_hash_key(name))})
         except Exception as exc:  # what the client raises is its answer
             answers.append(common.error_answer(exc))
     return {"answers": answers}
