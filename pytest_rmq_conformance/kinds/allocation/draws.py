@@ -149,6 +149,8 @@ def _lists(items: st.SearchStrategy, most: int) -> st.SearchStrategy[list]:
 _FIRST_IDS = st.sampled_from([0, 0, 0, 8, -3, INT_MIN, "up to INT_MAX", OVERFLOWING])
 
 
+@lru_cache(maxsize=256)  # a composite, so that the shrinker can cut the queues' draws as a block
+@st.composite
 def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> list[MessageQueue]:
     total = draw(_size(MAX_QUEUES))
     topic_names = draw(_lists(topics(consumer_group), 3))
@@ -251,22 +253,18 @@ _ROOMS = st.sampled_from(ROOMS)
 _ONE_IN_SIX = st.integers(0, 5)
 
 
+@lru_cache(maxsize=256)  # consumer groups are drawn: a bounded cache
 @st.composite
 def nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
     """A MACHINE_ROOM_NEARBY group: rooms through a split resolver (names carry them) or a map resolver."""
-    return draw_nearby_group(draw, consumer_group, adversarial)
-
-
-def draw_nearby_group(draw, consumer_group: str, adversarial: bool) -> Scenario:
-    """:func:`nearby_group`'s draw, for a draw function that already runs (no strategy built)."""
     kind = draw(_RESOLVERS)
     if kind == "split":
         separator = draw(_SEPARATORS)
-        queues = _queues(draw, consumer_group, _split_brokers(separator, adversarial), adversarial)
+        queues = draw(_queues(consumer_group, _split_brokers(separator, adversarial), adversarial))
         members = _members(draw, _split_client_ids(separator), adversarial)
         resolver = {"kind": "split", "separator": separator}
     else:
-        queues = _queues(draw, consumer_group, broker_names("@"), adversarial)
+        queues = draw(_queues(consumer_group, broker_names("@"), adversarial))
         members = _members(draw, client_ids(), adversarial)
         broker_room = {mq.broker_name: draw(_ROOMS) for mq in queues}
         consumer_room = {cid: draw(_ROOMS) for cid in members}
@@ -436,7 +434,7 @@ def scenarios(draw, family: str | None = None, adversarial: bool = False) -> Sce
     else:
         rooms = record is not None and record.needs_rooms
         brokers = broker_names("@") if rooms or adversarial else _PLAIN_BROKERS
-        queues = _queues(draw, consumer_group, brokers, adversarial)
+        queues = draw(_queues(consumer_group, brokers, adversarial))
         members = _members(draw, client_ids(), adversarial)
         params = record.draw_params(draw, queues, adversarial) if record is not None else {}
         scenario = Scenario(

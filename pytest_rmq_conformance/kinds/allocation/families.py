@@ -264,9 +264,9 @@ def _nearby_covers_nothing(params: Params) -> bool:
 
 
 def _nearby_draw(draw, consumer_group: str, adversarial: bool):
-    from pytest_rmq_conformance.kinds.allocation.draws import draw_nearby_group
+    from pytest_rmq_conformance.kinds.allocation.draws import nearby_group
 
-    return draw_nearby_group(draw, consumer_group, adversarial)
+    return draw(nearby_group(consumer_group, adversarial))
 
 
 kinds.register_family(
