@@ -24,6 +24,7 @@ from pytest_rmq_conformance.pipeline.spark import (
     Progress,
     Say,
     arrow_schema,
+    partitions_for,
     publish,
     say_to_stderr,
     spark_ddl,
@@ -142,7 +143,7 @@ def run_group_sweep(
     out = Path(out)
     specs = list(dict.fromkeys(strategies))
     with staged(out, master, spark) as (staging, session):
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        parts = partitions_for(session, partitions)
         counts = space.measured()
         say(f"rmq-conformance sweep --groups: {space.groups} groups over {counts.start}..{counts.stop - 1} queues x "
             f"{1 + len(specs)} mappings on {master}, {parts} partitions")

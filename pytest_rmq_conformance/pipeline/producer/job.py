@@ -24,6 +24,7 @@ from pytest_rmq_conformance.pipeline.spark import (
     Progress,
     Say,
     arrow_schema,
+    partitions_for,
     publish,
     say_to_stderr,
     spark_ddl,
@@ -125,7 +126,7 @@ def run_producer_sweep(
     out = Path(out)
     configs = configurations(strategies)
     with staged(out, master, spark) as (staging, session):
-        parts = partitions or max(2, session.sparkContext.defaultParallelism * 4)
+        parts = partitions_for(session, partitions)
         say(
             f"rmq-conformance sweep --producer: {space.count} scenarios x {len(configs)} configurations "
             f"on {master}, {parts} partitions"
