@@ -45,21 +45,6 @@ def group_routes(route, key=None):
     return get
 
 
-def kept_per_route(build):
-    """``build(data)`` made once per group route (by queue count): a producer keeps one balancer
-    for a topic's route and asks it for each message's group. The clients' group selection reads
-    the balancer's queue list only, so one balancer asked for many groups answers as a new one for
-    each would. A build that raises is tried again the next time, as a new one would be."""
-    made = {}
-
-    def get(count, data):
-        if count not in made:
-            made[count] = build(data)
-        return made[count]
-
-    return get
-
-
 def hello(name, version, homepage, strategies):
     """A harness's hello: a Python client of PyPI, the families it serves, no sort."""
     return {

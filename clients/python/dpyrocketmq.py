@@ -35,6 +35,7 @@ What this file does besides calling them:
   route with no queue to keep.
 """
 
+import functools
 import importlib.util
 import os
 import sys
@@ -138,15 +139,22 @@ def index_of(balancer):
 
 
 group_route = common.group_routes(route, same_queue)
-producer_of = common.kept_per_route(lambda data: PublishingLoadBalancer(data, 0))
+
+
+@functools.cache  # a raising build is not kept: the next group asks again, as a new balancer would
+def producer_of(count):
+    """The producer's balancer for a group route, one per route as a producer keeps one per topic
+    route: the group selection reads only its queue list, so one asked for many groups answers
+    as a new one for each would."""
+    return PublishingLoadBalancer(group_route(count)[0], 0)
 
 
 def group(request):
-    data, where = group_route(request["queues"])
+    _, where = group_route(request["queues"])
     answers = []
     for name in request["groups"]:
         try:
-            answers.append({"index": where(producer_of(request["queues"], data).take_message_queue_by_message_group(name))})
+            answers.append({"index": where(producer_of(request["queues"]).take_message_queue_by_message_group(name))})
         except Exception as exc:  # what the client raises is its answer
             answers.append(common.error_answer(exc))
     return {"answers": answers}

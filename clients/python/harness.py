@@ -28,6 +28,7 @@ selector without ``select_queue_by_hash_key`` serves no GROUP_HASH, and a reques
 step is answered unsupported.
 """
 
+import functools
 import importlib.util
 import os
 import sys
@@ -103,15 +104,22 @@ def index_of(chosen):
 
 
 group_route = common.group_routes(route)  # an update that finds the same route keeps the old objects: equal ones
-producer_of = common.kept_per_route(lambda data: selector(data, True))
+
+
+@functools.cache  # a raising build is not kept: the next group asks again, as a new balancer would
+def producer_of(count):
+    """The producer's balancer for a group route, one per route as a producer keeps one per topic
+    route: the group selection reads only its queue list, so one asked for many groups answers
+    as a new one for each would."""
+    return selector(group_route(count)[0], True)
 
 
 def group(request):
-    data, where = group_route(request["queues"])
+    _, where = group_route(request["queues"])
     answers = []
     for name in request["groups"]:
         try:
-            answers.append({"index": where(producer_of(request["queues"], data).select_queue_by_hash_key(name))})
+            answers.append({"index": where(producer_of(request["queues"]).select_queue_by_hash_key(name))})
         except Exception as exc:  # what the client raises is its answer
             answers.append(common.error_answer(exc))
     return {"answers": answers}
