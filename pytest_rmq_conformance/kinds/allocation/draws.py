@@ -140,8 +140,8 @@ def _queue_id(first_id: int | str, k: int) -> int:
 
 
 @cache
-def _lists(items: st.SearchStrategy, most: int) -> st.SearchStrategy[list]:
-    return st.lists(items, min_size=1, max_size=most, unique=True)
+def _unique_lists(items: st.SearchStrategy, least: int, most: int) -> st.SearchStrategy[list]:
+    return st.lists(items, min_size=least, max_size=most, unique=True)
 
 
 #: where a pair's queue ids start (adversarial draws): mostly 0, at Java's int limits, or spread
@@ -153,8 +153,8 @@ _FIRST_IDS = st.sampled_from([0, 0, 0, 8, -3, INT_MIN, "up to INT_MAX", OVERFLOW
 @st.composite
 def _queues(draw, consumer_group: str, brokers: st.SearchStrategy[str], adversarial: bool) -> list[MessageQueue]:
     total = draw(_size(MAX_QUEUES))
-    topic_names = draw(_lists(topics(consumer_group), 3))
-    broker_list = draw(_lists(brokers, 4))
+    topic_names = draw(_unique_lists(topics(consumer_group), 1, 3))
+    broker_list = draw(_unique_lists(brokers, 1, 4))
     pairs = [(t, b) for t in topic_names for b in broker_list][:total]
     per_pair = -(-total // len(pairs))
     first_id: int | str = draw(_FIRST_IDS) if adversarial else 0
@@ -189,14 +189,9 @@ def _order(draw, items: list, strings: bool) -> list:
     return list(items)
 
 
-@cache
-def _unique(items: st.SearchStrategy, count: int) -> st.SearchStrategy[list]:
-    return st.lists(items, min_size=count, max_size=count, unique=True)
-
-
 def _members(draw, ids: st.SearchStrategy[str], adversarial: bool) -> list[str]:
     count = draw(_size(MAX_CLIENTS))
-    members = draw(_unique(ids, count))
+    members = draw(_unique_lists(ids, count, count))
     if adversarial and "" not in members and draw(_ONE_IN_FIVE) == 4:  # an empty id: Java counts it
         members.insert(draw(st.integers(0, len(members))), "")
     if adversarial and draw(_ONE_IN_FIVE) == 4:  # duplicated ids

@@ -265,13 +265,14 @@ def penalty_edges(draw, version: str, brokers: Sequence[str]) -> list[dict[str, 
     millisecond, one to four selects, the clock moved one millisecond (the first free one),
     and as many selects again. The first move is set by :func:`_land_on_edges` once the
     update's latency is final (latencies are made distinct after drawing)."""
+    brokers = tuple(brokers)
     latency = draw(_penalised(version))
-    broker = draw(_one_of_brokers(tuple(brokers)))
+    broker = draw(_one_of_brokers(brokers))
     update = {"op": "update", "broker": broker, "latency": latency, "isolation": draw(_BOOLEANS), "reachable": True}
     # half the time every other broker is isolated first: the edge is then where the walk finds
     # its first available broker (before it, 4.x falls back on pickOneAtLeast)
     others = [_update(other, draw(_ANY_LATENCY), isolation=True) for other in brokers if other != broker] if draw(_BOOLEANS) else []
-    selects = [{"op": "select", "lastBroker": draw(_last_brokers(tuple(brokers))), "resetIndex": False} for _ in range(draw(_ONE_TO_FOUR))]
+    selects = [{"op": "select", "lastBroker": draw(_last_brokers(brokers)), "resetIndex": False} for _ in range(draw(_ONE_TO_FOUR))]
     return [*others, update, {"op": "advance", "ms": 0}, *selects, {"op": "advance", "ms": 1}, *(dict(select) for select in selects)]
 
 
