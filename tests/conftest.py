@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+from spark_classes import spark_class_archive
 
 pytest_plugins = ["pytester"]
 
@@ -23,9 +24,12 @@ os.environ.setdefault("RMQ_CHECK_TIME", "600")
 
 # The tests' JVMs (Spark's drivers and executors, the cluster test's master and worker) live for
 # seconds: the client compiler alone serves them, for about two thirds of the CPU the optimising
-# one spends warming up. Users' sweeps keep the JVM's defaults.
+# one spends warming up; and a driver maps its classes from an archive where RMQ_SPARK_CDS names
+# a folder for one (tests/spark_classes.py). Users' sweeps keep the JVM's defaults.
 _C1_ONLY = "-XX:TieredStopAtLevel=1"
-os.environ.setdefault("SPARK_SUBMIT_OPTS", _C1_ONLY)
+os.environ.setdefault(
+    "SPARK_SUBMIT_OPTS", f"{_C1_ONLY} {spark_class_archive(os.environ.get('RMQ_SPARK_CDS'))}".rstrip()
+)
 os.environ.setdefault("SPARK_DAEMON_JAVA_OPTS", _C1_ONLY)
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", f"--conf spark.executor.defaultJavaOptions={_C1_ONLY} pyspark-shell")
 
