@@ -1,7 +1,8 @@
 """Class data sharing for the tests' Spark drivers: a driver JVM loads some fifteen thousand classes
 at each start, about 3 of the 8 CPU seconds an empty local session costs here. Where
 ``RMQ_SPARK_CDS`` names a folder (``.ci/run`` keeps one in its cache), the classes a small session
-loads are archived there once per PySpark install and JDK, and every later driver maps them.
+loads are archived there once per PySpark install and JDK, by a process of its own that the first
+test run missing it starts, and every driver started after that maps them.
 
 A missing or stale archive is no error: the JVM then loads its classes as usual, and says nothing
 (its CDS log is off, so that no command's output changes).
@@ -15,8 +16,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
+#: the recording processes started here (kept: a recording outlives the run that started it)
+_RECORDERS: list[subprocess.Popen] = []
 #: what the archive's users add to their JVM options
 _USE = "-XX:SharedArchiveFile={archive} -Xlog:cds=off,cds+dynamic=off"
 #: a session that loads much of what a sweep's driver loads: a DataFrame written as Parquet and read back
@@ -33,25 +38,47 @@ spark.stop()
 
 
 def spark_class_archive(folder: str | None) -> str:
-    """The JVM options that map the archive of ``folder`` (made first when it is missing), or ``""``
-    when there is no folder, no PySpark or no Java."""
+    """The JVM options that map the archive of ``folder`` (started on its way when it is missing),
+    or ``""`` when there is no folder, no PySpark or no Java."""
     java = shutil.which("java")
     if not folder or java is None or importlib.util.find_spec("pyspark") is None:
         return ""
     jars = Path(importlib.util.find_spec("pyspark").origin).parent / "jars"
-    identity = f"{jars.resolve()}|{Path(java).resolve()}|{Path(java).resolve().stat().st_mtime_ns}"
+    # the JVM refuses an archive of other jars or another JDK: a reinstall of either makes a new one
+    identity = "|".join(f"{path}:{path.stat().st_mtime_ns}" for path in (jars.resolve(), Path(java).resolve()))
     archive = Path(folder) / f"spark-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
-    if not archive.exists() and "PYTEST_XDIST_WORKER" not in os.environ:
-        _record(archive)
+    if not archive.exists() and "PYTEST_XDIST_WORKER" not in os.environ and not _recording(archive):
+        # a process of its own, which outlives a short test run: the JVM writes the archive when it exits
+        _RECORDERS.append(
+            subprocess.Popen(
+                [sys.executable, __file__, str(archive)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
     return _USE.format(archive=archive)
+
+
+def _recording(archive: Path) -> bool:
+    """Whether another run is recording the archive (its partial file is younger than the time a
+    recording may take); older ones are of runs stopped while they recorded, and removed."""
+    busy = False
+    for partial in archive.parent.glob(f"{archive.name}.*.partial"):
+        if time.time() - partial.stat().st_mtime < 300:
+            busy = True
+        else:
+            partial.unlink(missing_ok=True)
+    return busy
 
 
 def _record(archive: Path) -> None:
     """Run the small session once with the JVM writing the classes it loaded at exit; the archive
-    appears whole or not at all."""
+    appears whole or not at all, and replaces those of earlier jars or JDKs."""
     archive.parent.mkdir(parents=True, exist_ok=True)
     partial = archive.with_name(f"{archive.name}.{os.getpid()}.partial")
-    scratch = archive.with_name(f"{archive.name}.{os.getpid()}.parquet")
+    scratch = Path(tempfile.mkdtemp(prefix="rmq-spark-classes-"))
     env = {
         **os.environ,
         "PYSPARK_PYTHON": sys.executable,
@@ -59,12 +86,23 @@ def _record(archive: Path) -> None:
     }
     try:
         done = subprocess.run(
-            [sys.executable, "-c", _SESSION, str(scratch)], env=env, capture_output=True, timeout=300, check=False
+            [sys.executable, "-c", _SESSION, str(scratch / "frame")],
+            env=env,
+            capture_output=True,
+            timeout=300,
+            check=False,
         )
         if done.returncode == 0 and partial.exists():
             os.replace(partial, archive)
+            for stale in archive.parent.glob("spark-*.jsa"):
+                if stale != archive:
+                    stale.unlink(missing_ok=True)
     except (OSError, subprocess.TimeoutExpired):
         pass
     finally:
         partial.unlink(missing_ok=True)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    _record(Path(sys.argv[1]))
