@@ -7,7 +7,10 @@ seeds slice. The yardstick is the wall time of a fixed job on the same machine, 
 for the built-in AVG at the default release (``pytest --rmq-strategy=AVG`` in an empty folder:
 pytest, the plugin, one family's vectors and its generated checks, much of what CI does), taken
 just before and just after the run: the run's time in yardsticks says how long CI
-takes on a machine as loaded as this one was, the seconds how long it took here.
+takes on a machine as loaded as this one was, the seconds how long it took here. The CPU time of
+the run's processes (those it waited for) against its wall time says how much of the machine it
+kept busy: near the number of cores, the run is bound by the work it does, and only doing less
+of it makes it shorter.
 
 Goal (issue 42): the whole run within 15 minutes on 2 cores, the clients and trend jobs included,
 with the machine's caches warm (pip, npm, Go, and the tox envs .ci/run keeps outside the clone).
@@ -21,7 +24,9 @@ Only committed work is cloned: commit first.
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,6 +53,12 @@ def yardstick(golden_only: bool) -> float:
     return took
 
 
+def children_cpu() -> float:
+    """CPU seconds of the child processes waited for so far, and of theirs."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def parts(log: str) -> list[tuple[str, float, float]]:
     """(env, setup seconds, commands seconds) for each env line of every tox summary in ``log``."""
     found = []
@@ -71,9 +82,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="rmq-ci-") as scratch:
         clone = Path(scratch) / "clone"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-        started = time.monotonic()
+        started, cpu_before = time.monotonic(), children_cpu()
         done = subprocess.run(["bash", "-c", args.command], cwd=clone, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        took = time.monotonic() - started
+        took, cpu = time.monotonic() - started, children_cpu() - cpu_before
     after = yardstick(args.golden_yardstick)
     if args.log is not None:
         args.log.write_text(done.stdout, encoding="utf-8")
@@ -86,6 +97,7 @@ def main() -> int:
         if SEEDS_LINE.match(line):
             print(f"\n{line}")
     print(f"\nwhole run: {took:.0f} s ({took / 60:.1f} min; the goal is {GOAL // 60} min: {'within' if took <= GOAL else 'over'} it)")
+    print(f"CPU: {cpu:.0f} s of the run's processes, {cpu / took:.2f} of the machine's {os.cpu_count()} cores on average")
     stick_name = "pytest --rmq-strategy=AVG" + " --rmq-checks=golden" * args.golden_yardstick
     print(f"yardstick ({stick_name}): {before:.1f} s before, {after:.1f} s after; the run took {took / stick:.0f} yardsticks")
     if done.returncode != 0:
