@@ -22,8 +22,8 @@ from pathlib import Path
 
 #: the recording processes started here (kept: a recording outlives the run that started it)
 _RECORDERS: list[subprocess.Popen] = []
-#: what the archive's users add to their JVM options
-_USE = "-XX:SharedArchiveFile={archive} -Xlog:cds=off,cds+dynamic=off"
+#: the JVM says nothing of its class archive, whether it maps, refuses or writes one
+_QUIET = "-Xlog:cds=off,cds+dynamic=off"
 #: a session that loads much of what a sweep's driver loads: a DataFrame written as Parquet and read back
 _SESSION = """
 import sys
@@ -40,10 +40,11 @@ spark.stop()
 def spark_class_archive(folder: str | None) -> str:
     """The JVM options that map the archive of ``folder`` (started on its way when it is missing),
     or ``""`` when there is no folder, no PySpark or no Java."""
-    java = shutil.which("java")
-    if not folder or java is None or importlib.util.find_spec("pyspark") is None:
+    java = shutil.which("java") if folder else None
+    pyspark = importlib.util.find_spec("pyspark") if java else None
+    if pyspark is None or pyspark.origin is None:
         return ""
-    jars = Path(importlib.util.find_spec("pyspark").origin).parent / "jars"
+    jars = Path(pyspark.origin).parent / "jars"
     # the JVM refuses an archive of other jars or another JDK: a reinstall of either makes a new one
     identity = "|".join(f"{path}:{path.stat().st_mtime_ns}" for path in (jars.resolve(), Path(java).resolve()))
     archive = Path(folder) / f"spark-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
@@ -58,7 +59,7 @@ def spark_class_archive(folder: str | None) -> str:
                 start_new_session=True,
             )
         )
-    return _USE.format(archive=archive)
+    return f"-XX:SharedArchiveFile={archive} {_QUIET}"
 
 
 def _recording(archive: Path) -> bool:
@@ -82,7 +83,7 @@ def _record(archive: Path) -> None:
     env = {
         **os.environ,
         "PYSPARK_PYTHON": sys.executable,
-        "SPARK_SUBMIT_OPTS": f"-XX:TieredStopAtLevel=1 -XX:ArchiveClassesAtExit={partial} -Xlog:cds=off,cds+dynamic=off",
+        "SPARK_SUBMIT_OPTS": f"-XX:TieredStopAtLevel=1 -XX:ArchiveClassesAtExit={partial} {_QUIET}",
     }
     try:
         done = subprocess.run(
