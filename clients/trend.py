@@ -4,6 +4,7 @@ cases began or stopped differing at each version step, and the version that brou
 removed) each divergence class. Writes docs/clients-trend.md, .html and .json.
 
     python clients/trend.py --home DIR [--out docs]
+    python clients/trend.py --home DIR --check docs [--sample [SEED]]
 
 Run from the repository's root (``tox -e clients-trend`` does). Each version is installed into a
 folder of its own under ``DIR`` (``pip install --target``, ``npm install --prefix``; a folder
@@ -11,6 +12,12 @@ that already holds it is kept) and replayed through the client's harness with ``
 naming that folder: a harness honours it by loading the client from there (see the harnesses'
 headers). A harness that says another version than the one installed is refused. The output
 carries no clock time, so it changes only with what it reports.
+
+``--check DIR`` writes nothing: it holds the versions it ran to the trend committed in ``DIR``
+(each one's row per family, the steps between them, what a version serving nothing said) and
+the committed page and HTML to what that trend renders. ``--sample SEED`` runs, of each client,
+two neighbouring versions that the seed picks (a client of one version, that one): the trend of
+all of them is ``tox -e clients-trend``'s; CI checks a sample that changes from run to run.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import argparse
 import html
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -48,6 +56,7 @@ TIMEOUT = 60.0
 MINIMUM = 5  # versions a trend holds, unless the registry has fewer (``trend_short`` says so)
 NOT_SERVED = "not-served"  # a case of a family the version's harness does not serve
 REGISTRIES = ("npm", "pypi")
+SAMPLE = 2  # neighbouring versions of each client a --sample runs (the step between them with them)
 _VERSION = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?$")  # 5.0.1, 0.0.9-beta
 
 
@@ -213,16 +222,32 @@ def why_unserved(spec: str, home: Path) -> str:
     return lines[-1] if lines else "its hello names no family"
 
 
-def collect(
-    tables: Mapping[str, Any], root: Path, log: Callable[[str], None], only: Sequence[str] = ()
-) -> dict[str, Any]:
-    """Install and replay every version of every client's trend: the runs :func:`trend` reads."""
-    clients, compared = [], set()
+def chosen(tables: Mapping[str, Any], only: Sequence[str] = (), seed: int | None = None) -> dict[str, list[str]]:
+    """The versions to run, per client with a trend (those of ``only`` when it names some): every
+    version, or with a ``seed``, :data:`SAMPLE` neighbouring ones that it picks."""
+    draw = random.Random(seed)
+    out = {}
     for name, entry in tables.items():
         if (only and name not in only) or "trend" not in entry:
             continue
+        versions = list(entry["trend"])
+        if seed is not None:
+            first = draw.randrange(max(1, len(versions) - SAMPLE + 1))
+            versions = versions[first : first + SAMPLE]
+        out[name] = versions
+    return out
+
+
+def collect(
+    tables: Mapping[str, Any], root: Path, log: Callable[[str], None], runs: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """Install and replay the versions ``runs`` names of each client (:func:`chosen`): the runs
+    :func:`trend` reads."""
+    clients, compared = [], set()
+    for name, wanted in runs.items():
+        entry = tables[name]
         versions, releases = [], entry.get("releases", [RELEASE])
-        for version in entry["trend"]:
+        for version in wanted:
             started = time.monotonic()
             home = install(name, entry["registry"], version, root, log)
             installed = time.monotonic()
@@ -365,6 +390,83 @@ def trend(runs: Mapping[str, Any]) -> dict[str, Any]:
             }
         )
     return {"trendVersion": 1, "comparedWith": runs["comparedWith"], "clients": clients}
+
+
+# -- checking the committed trend -----------------------------------------------------------------
+
+#: what a client's entry of the trend carries from versions.toml, compared as it is
+_ENTRY = ("registry", "harness", "pinned", "yanked", "note", "releases")
+
+
+def differences(ran: Mapping[str, Any], committed: Mapping[str, Any], tables: Mapping[str, Any]) -> list[str]:
+    """Where the trend of the versions that ran (:func:`trend` of a :func:`collect`) disagrees
+    with the ``committed`` one: a client's versions.toml entry, each version's row per family,
+    the step between neighbouring versions that ran, what a version serving nothing said.
+    Empty when they agree."""
+    found = []
+    had_clients = {client["name"]: client for client in committed["clients"]}
+    for client in ran["clients"]:
+        name = client["name"]
+        had = had_clients.get(name)
+        if had is None:
+            found.append(f"{name}: not in the committed trend")
+            continue
+        if had["versions"] != tables[name]["trend"]:
+            found.append(
+                f"{name}: the committed trend has versions {had['versions']}, versions.toml {tables[name]['trend']}"
+            )
+            continue
+        found += [
+            f"{name}: {key} is {client[key]!r}, the committed trend says {had[key]!r}"
+            for key in _ENTRY
+            if client[key] != had[key]
+        ]
+        ran_families = {family["family"]: family for family in client["families"]}
+        found += [
+            f"{name}: {family} is served, the committed trend has no such family"
+            for family in sorted(set(ran_families) - {f["family"] for f in had["families"]})
+        ]
+        for family in had["families"]:
+            ours = ran_families.get(family["family"], {"rows": [], "steps": []})  # served by none that ran
+            rows = {row["version"]: row for row in ours["rows"]}
+            for row in family["rows"]:
+                now = rows.get(row["version"], _row(row["version"], None))
+                if row["version"] in client["versions"] and now != row:
+                    found.append(
+                        f"{name} {row['version']} {family['family']}: the committed row is {json.dumps(row)}, "
+                        f"this run's {json.dumps(now)}"
+                    )
+            steps = {(step["from"], step["to"]): step for step in ours["steps"]}
+            for step in family["steps"]:
+                now = steps.get((step["from"], step["to"]), {"from": step["from"], "to": step["to"], **_step({}, {})})
+                if {step["from"], step["to"]} <= set(client["versions"]) and now != step:
+                    found.append(
+                        f"{name} {step['from']} -> {step['to']} {family['family']}: the committed step is "
+                        f"{json.dumps(step)}, this run's {json.dumps(now)}"
+                    )
+        for version in client["versions"]:
+            if client["unserved"].get(version) != had["unserved"].get(version):
+                found.append(
+                    f"{name} {version}: serves nothing, saying {client['unserved'].get(version)!r}; "
+                    f"the committed trend says {had['unserved'].get(version)!r}"
+                )
+    return found
+
+
+def check(ran: Mapping[str, Any], folder: Path, tables: Mapping[str, Any]) -> list[str]:
+    """What is wrong with the trend committed in ``folder`` (empty when nothing): the versions
+    that ran disagree with its .json (:func:`differences`), or its .md and .html are not what the
+    .json renders."""
+    try:
+        committed = json.loads((folder / "clients-trend.json").read_text(encoding="utf-8"))
+        pages = {suffix: (folder / f"clients-trend.{suffix}").read_text(encoding="utf-8") for suffix in ("md", "html")}
+    except (OSError, ValueError) as exc:
+        raise TrendError(f"the committed trend: {exc}") from exc
+    found = differences(ran, committed, tables)
+    for suffix, render in (("md", to_markdown), ("html", to_html)):
+        if render(committed) != pages[suffix]:
+            found.append(f"{folder / f'clients-trend.{suffix}'}: not what {folder / 'clients-trend.json'} renders")
+    return found
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -667,14 +769,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--client", action="append", default=[], help="only this client (repeatable; for trying one out)"
     )
+    parser.add_argument(
+        "--check",
+        type=Path,
+        metavar="DIR",
+        help="write nothing: hold the versions that ran to the trend committed in DIR (exit 1 where they differ)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        nargs="?",
+        const=-1,
+        metavar="SEED",
+        help=f"with --check: of each client, {SAMPLE} neighbouring versions that SEED picks (a new seed when none is given)",
+    )
     args = parser.parse_args(argv)
+    if args.sample is not None and args.check is None:
+        parser.error("--sample runs part of the trend, which can only be checked: add --check DIR")
     log = lambda line: print(line, file=sys.stderr, flush=True)
     try:
         tables = load_tables()
         unknown = sorted(set(args.client) - set(tables))
         if unknown:
             raise TrendError(f"--client {', '.join(unknown)}: not a table of {VERSIONS}")
-        doc = trend(collect(tables, args.home.resolve(), log, args.client))
+        seed = random.randrange(2**32) if args.sample == -1 else args.sample
+        runs = chosen(tables, args.client, seed)
+        if seed is not None:
+            picked = "; ".join(f"{name} {', '.join(versions)}" for name, versions in runs.items())
+            print(f"trend sample {seed}: {picked}", flush=True)
+            print(f"replay: python clients/trend.py --home DIR --check {args.check} --sample {seed}", flush=True)
+        doc = trend(collect(tables, args.home.resolve(), log, runs))
+        if args.check is not None:
+            found = check(doc, args.check, tables)
+            for line in found:
+                print(f"clients/trend.py: {line}", file=sys.stderr)
+            ran = sum(len(versions) for versions in runs.values())
+            print(f"trend check: {ran} versions of {len(runs)} clients against {args.check}: {len(found)} differences")
+            return 1 if found else 0
     except TrendError as exc:
         print(f"clients/trend.py: {exc}", file=sys.stderr)
         return 1

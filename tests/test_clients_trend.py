@@ -175,3 +175,88 @@ def test_a_version_that_serves_no_family_says_why(doc):
     markdown = trend.to_markdown(doc)
     assert "- 0.1.0: crafted.js: unimportable-client 0.1.0 does not load: no dist/" in markdown
     assert "<li>0.1.0: crafted.js: unimportable-client 0.1.0 does not load: no dist/</li>" in trend.to_html(doc)
+
+
+# -- checking the committed trend (--check, --sample) ----------------------------------------------
+
+TABLES = {client["name"]: {"trend": [entry["version"] for entry in client["versions"]]} for client in RUNS["clients"]}
+
+
+def _ran(picks):
+    """The trend of the versions ``picks`` names per client, out of the crafted runs."""
+    runs = copy.deepcopy(RUNS)
+    runs["clients"] = [
+        client | {"versions": [entry for entry in client["versions"] if entry["version"] in picks[client["name"]]]}
+        for client in runs["clients"]
+        if client["name"] in picks
+    ]
+    return trend.trend(runs)
+
+
+def test_a_sample_picks_neighbouring_versions_of_each_client_by_its_seed():
+    tables = {"a": {"trend": ["1", "2", "3", "4", "5"]}, "b": {"trend": ["9"]}, "c": {"pinned": "1"}}
+    picks = {seed: trend.chosen(tables, seed=seed) for seed in range(40)}
+    assert all(set(pick) == {"a", "b"} and pick["b"] == ["9"] for pick in picks.values())
+    windows = {tuple(pick["a"]) for pick in picks.values()}
+    assert windows == {("1", "2"), ("2", "3"), ("3", "4"), ("4", "5")}
+    assert trend.chosen(tables, seed=3) == picks[3]  # the seed replays it
+    assert trend.chosen(tables) == {"a": ["1", "2", "3", "4", "5"], "b": ["9"]}
+
+
+@pytest.mark.parametrize(
+    "picks",
+    [
+        {"crafted-client": ["1.2.0", "1.9.0"], "unimportable-client": ["0.1.0", "0.2.0"]},
+        {"crafted-client": ["1.0.0", "1.2.0", "1.9.0", "1.10.0"]},
+        {"unimportable-client": ["0.2.0"]},
+    ],
+    ids=["sample", "every-version", "one-version"],
+)
+def test_the_versions_that_ran_agree_with_the_trend_of_all_of_them(doc, picks):
+    assert trend.differences(_ran(picks), doc, TABLES) == []
+
+
+def test_a_row_or_a_step_that_moved_is_named_with_both_sides(doc):
+    runs = copy.deepcopy(RUNS)
+    runs["clients"][0]["versions"][2]["families"]["PUBLISH_ROUND_ROBIN"]["p-4"] = "pass"  # 1.9.0 mended a case
+    committed = trend.trend(runs)
+    found = trend.differences(_ran({"crafted-client": ["1.2.0", "1.9.0"]}), committed, TABLES)
+    assert len(found) == 2, found
+    assert found[0].startswith("crafted-client 1.9.0 PUBLISH_ROUND_ROBIN: the committed row is {")
+    assert found[1].startswith("crafted-client 1.2.0 -> 1.9.0 PUBLISH_ROUND_ROBIN: the committed step is {")
+    # the neighbours it did not run are not judged
+    assert trend.differences(_ran({"crafted-client": ["1.0.0", "1.2.0"]}), committed, TABLES) == []
+
+
+def test_a_stale_committed_trend_is_named(doc):
+    tables = copy.deepcopy(TABLES)
+    tables["crafted-client"]["trend"].append("1.11.0")
+    found = trend.differences(_ran({"crafted-client": ["1.9.0", "1.10.0"]}), doc, tables)
+    assert found == [
+        "crafted-client: the committed trend has versions ['1.0.0', '1.2.0', '1.9.0', '1.10.0'], "
+        "versions.toml ['1.0.0', '1.2.0', '1.9.0', '1.10.0', '1.11.0']"
+    ]
+    ran = _ran({"unimportable-client": ["0.1.0"]})
+    ran["clients"][0]["unserved"]["0.1.0"] = "another reason"
+    ran["clients"][0]["pinned"] = "0.1.0"
+    assert [line.split(":")[1] for line in trend.differences(ran, doc, TABLES)] == [
+        " pinned is '0.1.0', the committed trend says '0.2.0'",
+        " serves nothing, saying 'another reason'; the committed trend says 'crafted.js",
+    ]
+
+
+def test_committed_pages_that_the_json_does_not_render_are_named(tmp_path, doc):
+    trend.write(doc, tmp_path)
+    assert trend.check(_ran({"crafted-client": ["1.0.0", "1.2.0"]}), tmp_path, TABLES) == []
+    page = tmp_path / "clients-trend.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("1.9.0", "1.9.1"), encoding="utf-8")
+    assert trend.check(_ran({"crafted-client": ["1.0.0", "1.2.0"]}), tmp_path, TABLES) == [
+        f"{page}: not what {tmp_path / 'clients-trend.json'} renders"
+    ]
+
+
+def test_a_sample_without_check_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        trend.main(["--home", "h", "--sample", "3"])
+    assert exit_.value.code == 2
+    assert "--sample runs part of the trend, which can only be checked: add --check DIR" in capsys.readouterr().err
