@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
-from spark_classes import spark_class_archive
+from spark_classes import JVM_OPTIONS, spark_class_archive
 
 pytest_plugins = ["pytester"]
 
@@ -23,15 +23,14 @@ hypothesis_settings.load_profile("rmq-tests")
 os.environ.setdefault("RMQ_CHECK_TIME", "600")
 
 # The tests' JVMs (Spark's drivers and executors, the cluster test's master and worker) live for
-# seconds: the client compiler alone serves them, for about two thirds of the CPU the optimising
-# one spends warming up; and a driver maps its classes from an archive where RMQ_SPARK_CDS names
-# a folder for one (tests/spark_classes.py). Users' sweeps keep the JVM's defaults.
-_C1_ONLY = "-XX:TieredStopAtLevel=1"
+# seconds: they run with options for that (tests/spark_classes.py's JVM_OPTIONS), and a driver
+# maps its classes from an archive where RMQ_SPARK_CDS names a folder for one. Users' sweeps keep
+# the JVM's defaults.
 os.environ.setdefault(
-    "SPARK_SUBMIT_OPTS", f"{_C1_ONLY} {spark_class_archive(os.environ.get('RMQ_SPARK_CDS'))}".rstrip()
+    "SPARK_SUBMIT_OPTS", f"{JVM_OPTIONS} {spark_class_archive(os.environ.get('RMQ_SPARK_CDS'))}".rstrip()
 )
-os.environ.setdefault("SPARK_DAEMON_JAVA_OPTS", _C1_ONLY)
-os.environ.setdefault("PYSPARK_SUBMIT_ARGS", f"--conf spark.executor.defaultJavaOptions={_C1_ONLY} pyspark-shell")
+os.environ.setdefault("SPARK_DAEMON_JAVA_OPTS", JVM_OPTIONS)
+os.environ.setdefault("PYSPARK_SUBMIT_ARGS", f"--conf spark.executor.defaultJavaOptions='{JVM_OPTIONS}' pyspark-shell")
 
 # The package's modules imported before any test (the Spark pipeline aside): one imported first
 # inside an in-process pytester run would be unloaded after it, while the caches of modules

@@ -22,6 +22,10 @@ from pathlib import Path
 
 #: the recording processes started here (kept: a recording outlives the run that started it)
 _RECORDERS: list[subprocess.Popen] = []
+#: the options of every JVM the tests start, archive or not: they live for seconds, so the client
+#: compiler alone serves them (about two thirds of the CPU the optimising one spends warming up),
+#: with the serial collector (a tenth less CPU than G1's threads for a local session here)
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 #: the JVM says nothing of its class archive, whether it maps, refuses or writes one
 _QUIET = "-Xlog:cds=off,cds+dynamic=off"
 #: a session that loads much of what a sweep's driver loads: a DataFrame written as Parquet and read back
@@ -45,8 +49,10 @@ def spark_class_archive(folder: str | None) -> str:
     if pyspark is None or pyspark.origin is None:
         return ""
     jars = Path(pyspark.origin).parent / "jars"
-    # the JVM refuses an archive of other jars or another JDK: a reinstall of either makes a new one
-    identity = "|".join(f"{path}:{path.stat().st_mtime_ns}" for path in (jars.resolve(), Path(java).resolve()))
+    # the JVM refuses an archive of other jars or another JDK: a reinstall of either, or other
+    # options, makes a new one
+    installs = (jars.resolve(), Path(java).resolve())
+    identity = "|".join([*(f"{path}:{path.stat().st_mtime_ns}" for path in installs), JVM_OPTIONS])
     archive = Path(folder) / f"spark-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
     if not archive.exists() and "PYTEST_XDIST_WORKER" not in os.environ and not _recording(archive):
         # a process of its own, which outlives a short test run: the JVM writes the archive when it exits
@@ -83,7 +89,7 @@ def _record(archive: Path) -> None:
     env = {
         **os.environ,
         "PYSPARK_PYTHON": sys.executable,
-        "SPARK_SUBMIT_OPTS": f"-XX:TieredStopAtLevel=1 -XX:ArchiveClassesAtExit={partial} {_QUIET}",
+        "SPARK_SUBMIT_OPTS": f"{JVM_OPTIONS} -XX:ArchiveClassesAtExit={partial} {_QUIET}",
     }
     try:
         done = subprocess.run(
