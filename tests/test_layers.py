@@ -82,7 +82,7 @@ def _names() -> dict[str, list[tuple[str, ...]]]:
         if not parts:
             continue
         name = parts[-1]
-        if parts[0] in ("kinds", "ports") and len(parts) > 1 and parts[1] in kinds_:
+        if parts[0] in ("kinds", "ports", "record") and len(parts) > 1 and parts[1] in kinds_:
             parts[1] = "<kind>"
         if parts[:2] == ["pipeline", "mix"] and len(parts) == 3 and parts[2] in modes:
             parts[2] = "<mode>"

@@ -1,0 +1,85 @@
+"""A Maven artifact and its runtime dependencies as jar files, resolved by ``mvn`` (downloads
+cached in ``~/.m2``, outside any clone), with the SHA-256 of each: the provenance of a record.
+
+Internal: the recorder has no public name yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+__all__ = ["Jars", "RecordError", "resolve"]
+
+_COORDINATES = re.compile(r"^([\w.-]+):([\w.-]+):(\d[\w.-]*)$")
+#: a pom whose only dependency is the artifact asked for
+_POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>rmq.conformance</groupId><artifactId>record</artifactId><version>0</version>
+  <dependencies>
+    <dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version></dependency>
+  </dependencies>
+</project>
+"""
+
+
+class RecordError(ValueError):
+    """What stops a record: no JDK or Maven, an artifact Maven does not serve, a harness that fails."""
+
+
+@dataclass(frozen=True)
+class Jars:
+    """``coordinates`` resolved: ``folder`` holds the jars, ``sha256`` each one's digest by name."""
+
+    coordinates: str
+    folder: Path
+    sha256: dict[str, str]
+
+    @property
+    def classpath(self) -> str:
+        return str(self.folder / "*")
+
+
+def resolve(coordinates: str, into: Path | None = None) -> Jars:
+    """``group:artifact:version`` and its runtime dependencies copied into ``into`` (a new
+    temporary folder when not given)."""
+    found = _COORDINATES.match(coordinates)
+    if found is None:
+        raise RecordError(f"{coordinates!r} is not Maven coordinates group:artifact:version (version a number)")
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise RecordError("mvn (Apache Maven) is not on PATH: install it (Debian: apt-get install maven)")
+    group, artifact, version = found.groups()
+    folder = into or Path(tempfile.mkdtemp(prefix="rmq-record-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="rmq-record-pom-") as project:
+        pom = Path(project) / "pom.xml"
+        pom.write_text(
+            _POM.format(group=escape(group), artifact=escape(artifact), version=escape(version)), encoding="utf-8"
+        )
+        done = subprocess.run(
+            [
+                mvn,
+                "-q",
+                "-B",
+                "-f",
+                str(pom),
+                "dependency:copy-dependencies",
+                "-DincludeScope=runtime",
+                f"-DoutputDirectory={folder}",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if done.returncode != 0:
+        said = [line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line][:1]
+        raise RecordError(f"Maven could not resolve {coordinates}: {said[0] if said else done.returncode}")
+    jars = sorted(folder.glob("*.jar"))
+    return Jars(coordinates, folder, {jar.name: hashlib.sha256(jar.read_bytes()).hexdigest() for jar in jars})

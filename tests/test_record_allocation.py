@@ -1,0 +1,88 @@
+"""The committed consumer allocation vectors are what the real classes answer: the project's Java
+harness (pytest_rmq_conformance/record/java), compiled against rocketmq-client from Maven
+Central, asked every committed scenario of a release, gives every committed answer.
+
+Needs Maven, a JDK and Maven Central (marker ``network``): the clients env runs it at the newest
+committed release; ``RMQ_RECORD_RELEASES=4.7.1,4.9.8,5.3.3`` asks each of them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from test_golden_import import harness_records
+
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.record import allocation, maven
+
+pytestmark = [pytest.mark.network, pytest.mark.once]
+
+RELEASES = os.environ.get("RMQ_RECORD_RELEASES", "5.3.3").split(",")
+#: JDK 17 names a null variable in a NullPointerException's message where the class has debug
+#: information: informational, compared by class only (the golden data's README says so)
+NPE = "java.lang.NullPointerException"
+
+
+def _answers(records):
+    """Each record's answers by id: its results (an NPE's message left out) and Java's sorted copies."""
+
+    def result(entry):
+        return {key: value for key, value in entry.items() if not (entry.get("error") == NPE and key == "message")}
+
+    return {record["id"]: ([result(entry) for entry in record["results"]], record["javaSorted"]) for record in records}
+
+
+@pytest.fixture(scope="module")
+def committed():
+    return harness_records(golden_dir())
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_every_committed_answer_is_what_the_release_s_jar_answers(committed, release, tmp_path):
+    for tool in ("mvn", "javac", "java"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed")
+    jars = maven.resolve(f"org.apache.rocketmq:rocketmq-client:{release}", tmp_path / "jars")
+    assert f"rocketmq-client-{release}.jar" in jars.sha256
+    files = {path: records for path, records in committed.items() if path.startswith(f"{release}/")}
+    assert files, f"no committed vectors of {release}"
+    for path, records in files.items():
+        charset = records[0]["reference"]["defaultCharset"]
+        got = allocation.record(jars, release, records, charset=charset)
+        assert {record["reference"]["defaultCharset"] for record in got} == {charset}
+        want, have = _answers(records), _answers(got)
+        differ = [case for case in want if want[case] != have.get(case)]
+        assert not differ, (
+            f"{path}: {len(differ)} of {len(want)} differ, the first {differ[0]}: {want[differ[0]]} against {have.get(differ[0])}"
+        )
+
+
+def test_a_release_maven_does_not_serve_is_named(tmp_path):
+    if shutil.which("mvn") is None:
+        pytest.skip("mvn is not installed")
+    with pytest.raises(
+        maven.RecordError, match=r"Maven could not resolve org\.apache\.rocketmq:rocketmq-client:4\.99\.1"
+    ):
+        maven.resolve("org.apache.rocketmq:rocketmq-client:4.99.1", tmp_path)
+
+
+@pytest.mark.parametrize("coordinates", ["rocketmq-client:4.9.8", "org.apache.rocketmq:rocketmq-client:latest", ""])
+def test_coordinates_that_are_not_ones_are_refused_before_maven_runs(coordinates):
+    with pytest.raises(maven.RecordError, match="is not Maven coordinates group:artifact:version"):
+        maven.resolve(coordinates)
+
+
+def test_a_wrong_answer_would_be_seen(committed):
+    """The comparison is not blind: one queue moved in one committed answer is a difference."""
+    records = committed["5.3.3/AVG.jsonl"]
+    moved = [dict(record) for record in records]
+    first = next(i for i, record in enumerate(moved) if any(entry.get("queues") for entry in record["results"]))
+    results = [dict(entry) for entry in moved[first]["results"]]
+    owner = next(entry for entry in results if entry.get("queues"))
+    owner["queues"] = owner["queues"][1:]
+    moved[first] = {**moved[first], "results": results}
+    assert [case for case in _answers(records) if _answers(records)[case] != _answers(moved)[case]] == [
+        records[first]["id"]
+    ]
