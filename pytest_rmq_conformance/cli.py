@@ -3,6 +3,8 @@
     rmq-conformance replay                      replay the consumer allocation vectors against the reference ports
     rmq-conformance golden check [DIR]          validate a golden directory (default: every kind's shipped vectors)
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
+    rmq-conformance golden record --release R --out DIR
+                                                ask rocketmq-client R from Maven Central (consumer allocation)
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
@@ -18,7 +20,9 @@ import argparse
 import difflib
 import importlib.util
 import os
+import re
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
@@ -28,6 +32,7 @@ from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_gold
 from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
+from pytest_rmq_conformance.record.maven import RecordError
 from pytest_rmq_conformance.releases import parse_release, release_problem
 
 __all__ = ["main", "parser"]
@@ -120,6 +125,20 @@ def _golden_import(args: argparse.Namespace) -> int:
             f"{args.source}: no golden vectors of any kind here (<release>/<FAMILY>.jsonl, FAMILY one of {', '.join(names())})"
         )
     print("\n".join(summaries))
+    print(f"golden directory written: {args.out}")
+    return 0
+
+
+def _golden_record(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.record import allocation
+
+    if not re.fullmatch(r"\d+\.\d+\.\d+", args.release):
+        raise RecordError(f"--release {args.release!r}: not a release (three numbers, such as 5.3.3)")
+    scenarios = allocation.read_scenarios(args.scenarios) if args.scenarios else allocation.shipped_scenarios()
+    started = time.monotonic()
+    done = allocation.record_release(args.release, scenarios, args.out, args.charset)
+    print(f"{done['coordinates']} ({done['jars']} jars) answered {done['records']} scenarios under {args.charset} in {time.monotonic() - started:.1f} s")
+    print(done["summary"])
     print(f"golden directory written: {args.out}")
     return 0
 
@@ -617,6 +636,23 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("source", type=Path, help="folder holding one sub-folder per release")
     build.add_argument("--out", type=Path, required=True, help="golden directory to (re)write")
     build.set_defaults(handler=_golden_import)
+    record = golden_commands.add_parser(
+        "record",
+        help="ask a RocketMQ release's own classes, from Maven Central, and write their answers as a golden directory (consumer allocation)",
+        description="Resolve org.apache.rocketmq:rocketmq-client:RELEASE with Maven (downloads cached in ~/.m2), "
+        "compile the project's Java harness against it, ask it every scenario (default: those of the shipped "
+        "consumer allocation vectors), and import the answers into DIR, each run's provenance naming the "
+        "coordinates and each jar's SHA-256. Needs mvn and a JDK. The producer and gRPC kinds are not recorded yet.",
+    )
+    record.add_argument("--release", required=True, help="a rocketmq-client release Maven Central serves, such as 5.3.3")
+    record.add_argument("--out", type=Path, required=True, help="golden directory to write (left as it was on any error)")
+    record.add_argument(
+        "--scenarios", type=Path,
+        help="JSON lines of your own scenarios (id, strategy, params, consumerGroup, mqAll, cidAll, tags; "
+        "a recorded line's answers are ignored but for the currentCIDs of its results)",
+    )
+    record.add_argument("--charset", default="UTF-8", help="the JVM's default charset (CONSISTENT_HASH hashes its bytes; default UTF-8)")
+    record.set_defaults(handler=_golden_record)
 
     sweep = commands.add_parser(
         "sweep",
@@ -743,7 +779,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = args.handler(args)
         sys.stdout.flush()
         return status
-    except GoldenDataError as exc:
+    except (GoldenDataError, RecordError) as exc:
         print(f"rmq-conformance: error: {exc}", file=sys.stderr)
         return 2
     except SweepError as exc:

@@ -8,12 +8,15 @@ committed release; ``RMQ_RECORD_RELEASES=4.7.1,4.9.8,5.3.3`` asks each of them.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
 import pytest
 from test_golden_import import harness_records
 
+from pytest_rmq_conformance import cli
+from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.record import allocation, maven
 
@@ -68,21 +71,31 @@ def test_a_release_maven_does_not_serve_is_named(tmp_path):
         maven.resolve("org.apache.rocketmq:rocketmq-client:4.99.1", tmp_path)
 
 
-@pytest.mark.parametrize("coordinates", ["rocketmq-client:4.9.8", "org.apache.rocketmq:rocketmq-client:latest", ""])
-def test_coordinates_that_are_not_ones_are_refused_before_maven_runs(coordinates):
-    with pytest.raises(maven.RecordError, match="is not Maven coordinates group:artifact:version"):
-        maven.resolve(coordinates)
-
-
-def test_a_wrong_answer_would_be_seen(committed):
-    """The comparison is not blind: one queue moved in one committed answer is a difference."""
-    records = committed["5.3.3/AVG.jsonl"]
-    moved = [dict(record) for record in records]
-    first = next(i for i, record in enumerate(moved) if any(entry.get("queues") for entry in record["results"]))
-    results = [dict(entry) for entry in moved[first]["results"]]
-    owner = next(entry for entry in results if entry.get("queues"))
-    owner["queues"] = owner["queues"][1:]
-    moved[first] = {**moved[first], "results": results}
-    assert [case for case in _answers(records) if _answers(records)[case] != _answers(moved)[case]] == [
-        records[first]["id"]
+def test_the_command_records_a_users_scenarios_into_a_golden_directory_with_their_provenance(
+    committed, tmp_path, capsys
+):
+    """``golden record --scenarios``: a recorded line asked again (its answers ignored), imported
+    into a golden directory whose run names the coordinates and each jar's SHA-256."""
+    for tool in ("mvn", "javac", "java"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed")
+    release = RELEASES[-1]
+    mine = [record for path, records in committed.items() if path.startswith(f"{release}/") for record in records][
+        ::300
     ]
+    scenarios = tmp_path / "mine.jsonl"
+    scenarios.write_text("".join(json.dumps(record) + "\n" for record in mine), encoding="utf-8")
+    assert (
+        cli.main(
+            ["golden", "record", "--release", release, "--scenarios", str(scenarios), "--out", str(tmp_path / "g")]
+        )
+        == 0
+    )
+    assert f"org.apache.rocketmq:rocketmq-client:{release} (" in capsys.readouterr().out
+    golden = load_golden(tmp_path / "g", validate=True)
+    assert sorted(case.id for case in golden.cases) == sorted(record["id"] for record in mine)
+    (run,) = golden.runs.values()
+    assert (run.rocketmq, run.commit, run.maven) == (release, None, f"org.apache.rocketmq:rocketmq-client:{release}")
+    assert len(dict(run.jars)[f"rocketmq-client-{release}.jar"]) == 64
+    recorded = {record["id"]: record for record in harness_records(tmp_path / "g")[f"{release}/AVG.jsonl"]}
+    assert recorded and _answers(recorded.values()) == _answers(record for record in mine if record["id"] in recorded)

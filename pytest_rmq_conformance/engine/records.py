@@ -44,35 +44,41 @@ class Run:
 
     id: str
     rocketmq: str
-    commit: str
+    #: the git commit compiled for the run, or None where Maven Central's jars answered (``maven``)
+    commit: str | None
     jdk: str
     file_encoding: str
     default_charset: str
     #: the client whose classes answered, where it is not RocketMQ's own (``rocketmq-clients Java da8271b5``)
     client: str | None = None
+    #: the Maven coordinates that answered (``rmq-conformance golden record``), and each jar's SHA-256
+    maven: str | None = None
+    jars: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def from_json(cls, run_id: str, data: Mapping[str, str]) -> Run:
+    def from_json(cls, run_id: str, data: Mapping[str, Any]) -> Run:
+        maven = data.get("maven") or {}
         return cls(
             run_id,
             data["rocketmq"],
-            data["commit"],
+            data.get("commit"),
             data["jdk"],
             data["fileEncoding"],
             data["defaultCharset"],
             data.get("client"),
+            maven.get("coordinates"),
+            tuple(sorted(maven.get("jars", {}).items())),
         )
 
-    def to_json(self) -> dict[str, str]:
-        out = {
-            "rocketmq": self.rocketmq,
-            "commit": self.commit,
-            "jdk": self.jdk,
-            "fileEncoding": self.file_encoding,
-            "defaultCharset": self.default_charset,
-        }
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rocketmq": self.rocketmq}
+        if self.commit is not None:
+            out["commit"] = self.commit
+        out |= {"jdk": self.jdk, "fileEncoding": self.file_encoding, "defaultCharset": self.default_charset}
         if self.client is not None:
             out["client"] = self.client
+        if self.maven is not None:
+            out["maven"] = {"coordinates": self.maven, "jars": dict(self.jars)}
         return out
 
 

@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 __all__ = ["Jars", "RecordError", "resolve"]
 
 _COORDINATES = re.compile(r"^([\w.-]+):([\w.-]+):(\d[\w.-]*)$")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Maven colours its log even in batch mode
 #: a pom whose only dependency is the artifact asked for
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
@@ -79,7 +80,11 @@ def resolve(coordinates: str, into: Path | None = None) -> Jars:
             check=False,
         )
     if done.returncode != 0:
-        said = [line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line][:1]
-        raise RecordError(f"Maven could not resolve {coordinates}: {said[0] if said else done.returncode}")
+        said = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line][:1]
+        why = said[0].split(": ")[-1].removesuffix(" -> [Help 1]") if said else f"mvn exited {done.returncode}"
+        raise RecordError(
+            f"Maven could not resolve {coordinates}: {why} "
+            f"(the versions served: https://repo.maven.apache.org/maven2/{group.replace('.', '/')}/{artifact}/)"
+        )
     jars = sorted(folder.glob("*.jar"))
     return Jars(coordinates, folder, {jar.name: hashlib.sha256(jar.read_bytes()).hexdigest() for jar in jars})

@@ -1,0 +1,99 @@
+"""What ``rmq-conformance golden record`` refuses before it asks Maven or Java anything: a
+release that is not one, coordinates that are not ones, a scenario file it cannot read; and the
+comparison tests/test_record_allocation.py makes sees a moved queue."""
+
+from __future__ import annotations
+
+import pytest
+from test_golden_import import harness_records
+from test_record_allocation import _answers
+
+from pytest_rmq_conformance import cli
+from pytest_rmq_conformance.engine.golden.data import schema_problems
+from pytest_rmq_conformance.engine.records import Run
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.record import maven
+
+
+@pytest.mark.parametrize("release", ["five", "5.3", "5.3.3-SNAPSHOT"])
+def test_a_release_that_is_not_one_is_one_line_and_exit_2(release, tmp_path, capsys):
+    assert cli.main(["golden", "record", "--release", release, "--out", str(tmp_path / "g")]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"rmq-conformance: error: --release {release!r}: not a release (three numbers, such as 5.3.3)\n"
+    )
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("{not json\n", "mine.jsonl:1: not a JSON object: "),
+        (
+            '{"id": "x", "strategy": "AVG"}\n',
+            "mine.jsonl:1: a scenario needs params, consumerGroup, mqAll, cidAll, tags",
+        ),
+        ("\n", "mine.jsonl: no scenarios in it"),
+    ],
+    ids=["not-json", "fields-missing", "empty"],
+)
+def test_a_scenario_file_it_cannot_use_is_named_with_its_line(text, says, tmp_path, capsys):
+    scenarios = tmp_path / "mine.jsonl"
+    scenarios.write_text(text, encoding="utf-8")
+    assert (
+        cli.main(
+            ["golden", "record", "--release", "5.3.3", "--scenarios", str(scenarios), "--out", str(tmp_path / "g")]
+        )
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.startswith("rmq-conformance: error: ") and says in err and err.count("\n") == 1, err
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize("coordinates", ["rocketmq-client:4.9.8", "org.apache.rocketmq:rocketmq-client:latest", ""])
+def test_coordinates_that_are_not_ones_are_refused_before_maven_runs(coordinates):
+    with pytest.raises(maven.RecordError, match="is not Maven coordinates group:artifact:version"):
+        maven.resolve(coordinates)
+
+
+@pytest.mark.once  # reads every shipped vector back into harness records
+def test_a_wrong_answer_would_be_seen():
+    """The comparison is not blind: one queue moved in one committed answer is a difference."""
+    records = harness_records(golden_dir())["5.3.3/AVG.jsonl"]
+    moved = [dict(record) for record in records]
+    first = next(i for i, record in enumerate(moved) if any(entry.get("queues") for entry in record["results"]))
+    results = [dict(entry) for entry in moved[first]["results"]]
+    owner = next(entry for entry in results if entry.get("queues"))
+    owner["queues"] = owner["queues"][1:]
+    moved[first] = {**moved[first], "results": results}
+    assert [case for case in _answers(records) if _answers(records)[case] != _answers(moved)[case]] == [
+        records[first]["id"]
+    ]
+
+
+MAVEN = {"coordinates": "org.apache.rocketmq:rocketmq-client:5.3.3", "jars": {"rocketmq-client-5.3.3.jar": "ab" * 32}}
+RUN = {"rocketmq": "5.3.3", "jdk": "OpenJDK 17", "fileEncoding": "UTF-8", "defaultCharset": "UTF-8"}
+
+
+@pytest.mark.parametrize(
+    "provenance, valid",
+    [
+        ({"maven": MAVEN}, True),
+        ({"commit": "29d90a4ff96c04c094039685a6106870c58a7e40"}, True),
+        ({}, False),
+        ({"maven": {**MAVEN, "jars": {"a.jar": "not-a-digest"}}}, False),
+    ],
+    ids=["maven", "commit", "neither", "bad-digest"],
+)
+def test_a_run_names_the_commit_or_the_maven_artifact_that_answered(provenance, valid):
+    manifest = {"format": 1, "runs": {"5.3.3": RUN | provenance}, "files": {}, "sources": []}
+    problems = schema_problems("golden-manifest", manifest)
+    assert not problems if valid else problems, problems
+
+
+def test_a_maven_run_reads_and_writes_back_as_it_was():
+    data = RUN | {"maven": MAVEN}
+    run = Run.from_json("5.3.3", data)
+    assert (run.commit, run.maven, dict(run.jars)) == (None, MAVEN["coordinates"], MAVEN["jars"])
+    assert run.to_json() == data
