@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 __all__ = ["Jars", "RecordError", "resolve"]
 
 _COORDINATES = re.compile(r"^([\w.-]+):([\w.-]+):(\d[\w.-]*)$")
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Maven colours its log even in batch mode
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a Maven that colours its log all the same
 #: a pom whose only dependency is the artifact asked for
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
@@ -69,6 +69,8 @@ def resolve(coordinates: str, into: Path | None = None) -> Jars:
                 mvn,
                 "-q",
                 "-B",
+                "-U",  # a version refused before is asked again (Maven would answer from its cache of refusals)
+                "-Dstyle.color=never",
                 "-f",
                 str(pom),
                 "dependency:copy-dependencies",
