@@ -43,11 +43,11 @@ def committed():
 
 
 @pytest.mark.parametrize("release", RELEASES)
-def test_every_committed_answer_is_what_the_release_s_jar_answers(committed, release, tmp_path):
+def test_every_committed_answer_is_what_the_release_s_jar_answers(committed, release):
     for tool in ("mvn", "javac", "java"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is not installed")
-    jars = maven.resolve(f"org.apache.rocketmq:rocketmq-client:{release}", tmp_path / "jars")
+    jars = maven.resolve(f"org.apache.rocketmq:rocketmq-client:{release}")
     assert f"rocketmq-client-{release}.jar" in jars.sha256
     files = {path: records for path, records in committed.items() if path.startswith(f"{release}/")}
     assert files, f"no committed vectors of {release}"
@@ -62,13 +62,13 @@ def test_every_committed_answer_is_what_the_release_s_jar_answers(committed, rel
         )
 
 
-def test_a_release_maven_does_not_serve_is_named(tmp_path):
+def test_a_release_maven_does_not_serve_is_named():
     if shutil.which("mvn") is None:
         pytest.skip("mvn is not installed")
     with pytest.raises(
         maven.RecordError, match=r"Maven could not resolve org\.apache\.rocketmq:rocketmq-client:4\.99\.1"
     ):
-        maven.resolve("org.apache.rocketmq:rocketmq-client:4.99.1", tmp_path)
+        maven.resolve("org.apache.rocketmq:rocketmq-client:4.99.1")
 
 
 def test_the_command_records_a_users_scenarios_into_a_golden_directory_with_their_provenance(

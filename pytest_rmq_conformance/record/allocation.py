@@ -138,11 +138,11 @@ def record_release(release: str, scenarios: list[dict[str, Any]], out: Path, cha
     """``scenarios`` asked of ``rocketmq-client:<release>`` from Maven Central, imported into the
     golden directory ``out`` (written only when every step succeeded); each run's provenance
     names the coordinates and each jar's SHA-256. Returns the import's summary and the figures."""
+    jars = resolve(f"org.apache.rocketmq:rocketmq-client:{release}")
+    records = record(jars, release, scenarios, charset)
+    provenance = {"coordinates": jars.coordinates, "jars": jars.sha256}
     with tempfile.TemporaryDirectory(prefix="rmq-record-") as scratch:
-        jars = resolve(f"org.apache.rocketmq:rocketmq-client:{release}", Path(scratch) / "jars")
-        records = record(jars, release, scenarios, charset)
-        provenance = {"coordinates": jars.coordinates, "jars": jars.sha256}
-        harness = Path(scratch) / "harness" / release
+        harness = Path(scratch) / release
         harness.mkdir(parents=True)
         suffix = "" if charset.upper() == "UTF-8" else f".{charset}"
         by_family: dict[str, list[str]] = {}

@@ -7,6 +7,7 @@ Internal: the recorder has no public name yet.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -36,20 +37,21 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class Jars:
-    """``coordinates`` resolved: ``folder`` holds the jars, ``sha256`` each one's digest by name."""
+    """``coordinates`` resolved: the ``paths`` of its jars where Maven keeps them, ``sha256`` each
+    one's digest by name."""
 
     coordinates: str
-    folder: Path
+    paths: tuple[Path, ...]
     sha256: dict[str, str]
 
     @property
     def classpath(self) -> str:
-        return str(self.folder / "*")
+        return os.pathsep.join(str(path) for path in self.paths)
 
 
-def resolve(coordinates: str, into: Path | None = None) -> Jars:
-    """``group:artifact:version`` and its runtime dependencies copied into ``into`` (a new
-    temporary folder when not given)."""
+def resolve(coordinates: str) -> Jars:
+    """``group:artifact:version`` and its runtime dependencies, as the jars of Maven's own
+    repository (``~/.m2``: nothing is copied)."""
     found = _COORDINATES.match(coordinates)
     if found is None:
         raise RecordError(f"{coordinates!r} is not Maven coordinates group:artifact:version (version a number)")
@@ -57,13 +59,12 @@ def resolve(coordinates: str, into: Path | None = None) -> Jars:
     if mvn is None:
         raise RecordError("mvn (Apache Maven) is not on PATH: install it (Debian: apt-get install maven)")
     group, artifact, version = found.groups()
-    folder = into or Path(tempfile.mkdtemp(prefix="rmq-record-"))
-    folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="rmq-record-pom-") as project:
         pom = Path(project) / "pom.xml"
         pom.write_text(
             _POM.format(group=escape(group), artifact=escape(artifact), version=escape(version)), encoding="utf-8"
         )
+        listed = Path(project) / "classpath"
         done = subprocess.run(
             [
                 mvn,
@@ -73,14 +74,15 @@ def resolve(coordinates: str, into: Path | None = None) -> Jars:
                 "-Dstyle.color=never",
                 "-f",
                 str(pom),
-                "dependency:copy-dependencies",
-                "-DincludeScope=runtime",
-                f"-DoutputDirectory={folder}",
+                "dependency:build-classpath",
+                "-Dmdep.includeScope=runtime",
+                f"-Dmdep.outputFile={listed}",
             ],
             capture_output=True,
             text=True,
             check=False,
         )
+        text = listed.read_text(encoding="utf-8").strip() if done.returncode == 0 else ""
     if done.returncode != 0:
         said = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line][:1]
         why = said[0].split(": ")[-1].removesuffix(" -> [Help 1]") if said else f"mvn exited {done.returncode}"
@@ -88,5 +90,5 @@ def resolve(coordinates: str, into: Path | None = None) -> Jars:
             f"Maven could not resolve {coordinates}: {why} "
             f"(the versions served: https://repo.maven.apache.org/maven2/{group.replace('.', '/')}/{artifact}/)"
         )
-    jars = sorted(folder.glob("*.jar"))
-    return Jars(coordinates, folder, {jar.name: hashlib.sha256(jar.read_bytes()).hexdigest() for jar in jars})
+    paths = tuple(sorted(Path(path) for path in text.split(os.pathsep)))
+    return Jars(coordinates, paths, {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths})
