@@ -20,7 +20,6 @@ import argparse
 import difflib
 import importlib.util
 import os
-import re
 import sys
 import time
 from collections import Counter
@@ -132,8 +131,10 @@ def _golden_import(args: argparse.Namespace) -> int:
 def _golden_record(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.record import allocation
 
-    if not re.fullmatch(r"\d+\.\d+\.\d+", args.release):
-        raise RecordError(f"--release {args.release!r}: not a release (three numbers, such as 5.3.3)")
+    try:
+        parse_release(args.release)
+    except ValueError as exc:
+        raise RecordError(f"--release {args.release}: {exc}") from None
     scenarios = allocation.read_scenarios(args.scenarios) if args.scenarios else allocation.shipped_scenarios()
     started = time.monotonic()
     done = allocation.record_release(args.release, scenarios, args.out, args.charset)

@@ -20,7 +20,7 @@ def test_a_release_that_is_not_one_is_one_line_and_exit_2(release, tmp_path, cap
     assert cli.main(["golden", "record", "--release", release, "--out", str(tmp_path / "g")]) == 2
     assert (
         capsys.readouterr().err
-        == f"rmq-conformance: error: --release {release!r}: not a release (three numbers, such as 5.3.3)\n"
+        == f"rmq-conformance: error: --release {release}: RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not {release!r}\n"
     )
     assert not (tmp_path / "g").exists()
 

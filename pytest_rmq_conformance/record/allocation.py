@@ -69,12 +69,12 @@ def record(
 ) -> list[dict[str, Any]]:
     """Java's harness record for each scenario (its input fields; a ``results`` field names the
     currentCIDs to try), under the JVM default ``charset`` (CONSISTENT_HASH's ``getBytes()``)."""
-    lines = "".join(json.dumps(scenario, ensure_ascii=True) + "\n" for scenario in scenarios)
+    asked = [json.dumps(scenario, ensure_ascii=True) + "\n" for scenario in scenarios]
     with tempfile.TemporaryDirectory(prefix="rmq-record-classes-") as classes:
         compile_harness(jars, Path(classes))
         done = subprocess.run(
             [_tool("java"), f"-Dfile.encoding={charset}", "-cp", f"{classes}:{jars.classpath}", MAIN, release],
-            input=lines,
+            input="".join(asked),
             capture_output=True,
             text=True,
             encoding="ascii",
@@ -85,10 +85,8 @@ def record(
             f"the harness stopped ({jars.coordinates}, exit {done.returncode}): {done.stderr.strip()[-2000:]}"
         )
     records = [json.loads(line) for line in done.stdout.splitlines()]
-    if len(records) != lines.count("\n"):
-        raise RecordError(
-            f"the harness answered {len(records)} of {lines.count(chr(10))} scenarios ({jars.coordinates})"
-        )
+    if len(records) != len(asked):
+        raise RecordError(f"the harness answered {len(records)} of {len(asked)} scenarios ({jars.coordinates})")
     return records
 
 
