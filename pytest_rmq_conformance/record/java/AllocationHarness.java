@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.rocketmq.client.consumer.AllocateMessageQueueStrategy;
 import org.apache.rocketmq.client.consumer.rebalance.AllocateMachineRoomNearby;
@@ -134,34 +135,37 @@ public final class AllocationHarness {
         }
     }
 
+    /** A resolver from its spec: the room of a broker name and of a client id, by lookup or split. */
     static AllocateMachineRoomNearby.MachineRoomResolver resolver(Map<String, Object> spec) {
         if ("split".equals(spec.get("kind"))) {
-            final String separator = (String) spec.get("separator");
-            return new AllocateMachineRoomNearby.MachineRoomResolver() {
-                @Override
-                public String brokerDeployIn(MessageQueue messageQueue) {
-                    return messageQueue.getBrokerName().split(separator)[0];
-                }
-
-                @Override
-                public String consumerDeployIn(String clientID) {
-                    return clientID.split(separator)[0];
-                }
-            };
+            String separator = (String) spec.get("separator");
+            Function<String, String> room = name -> name.split(separator)[0];
+            return new Rooms(room, room);
         }
-        final Map<String, Object> brokers = Json.object(spec.get("brokerRoom"));
-        final Map<String, Object> consumers = Json.object(spec.get("consumerRoom"));
-        return new AllocateMachineRoomNearby.MachineRoomResolver() {
-            @Override
-            public String brokerDeployIn(MessageQueue messageQueue) {
-                return (String) brokers.get(messageQueue.getBrokerName());
-            }
+        Map<String, Object> brokers = Json.object(spec.get("brokerRoom"));
+        Map<String, Object> consumers = Json.object(spec.get("consumerRoom"));
+        return new Rooms(name -> (String) brokers.get(name), id -> (String) consumers.get(id));
+    }
 
-            @Override
-            public String consumerDeployIn(String clientID) {
-                return (String) consumers.get(clientID);
-            }
-        };
+    /** The room of a queue's broker name and of a client id, each by a function of the name. */
+    static final class Rooms implements AllocateMachineRoomNearby.MachineRoomResolver {
+        private final Function<String, String> broker;
+        private final Function<String, String> consumer;
+
+        Rooms(Function<String, String> broker, Function<String, String> consumer) {
+            this.broker = broker;
+            this.consumer = consumer;
+        }
+
+        @Override
+        public String brokerDeployIn(MessageQueue messageQueue) {
+            return broker.apply(messageQueue.getBrokerName());
+        }
+
+        @Override
+        public String consumerDeployIn(String clientID) {
+            return consumer.apply(clientID);
+        }
     }
 
     static Object sortedCopy(List<?> list, boolean queues) {
