@@ -7,8 +7,6 @@ Internal: the recorder has no public name yet.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -17,51 +15,17 @@ from typing import Any
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness
+from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
 from pytest_rmq_conformance.record.maven import Jars, RecordError, resolve
 
-__all__ = ["INPUTS", "SOURCES", "compile_harness", "read_scenarios", "record", "record_release", "shipped_scenarios"]
+__all__ = ["INPUTS", "read_scenarios", "record", "record_release", "shipped_scenarios"]
 
 #: a scenario's input fields (harness-record.schema.json's, without the answers)
 INPUTS = ("id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags")
 
-SOURCES = Path(__file__).resolve().parent / "java"
 MAIN = "AllocationHarness"
-
-
-def _tool(name: str) -> str:
-    found = shutil.which(name)
-    if found is None:
-        raise RecordError(
-            f"{name} (a JDK, 8 or newer) is not on PATH: install one (Debian: apt-get install default-jdk)"
-        )
-    return found
-
-
-def compile_harness(jars: Jars, into: Path) -> Path:
-    """The harness's classes, compiled for Java 8 against ``jars``, in ``into``."""
-    into.mkdir(parents=True, exist_ok=True)
-    sources = sorted(str(path) for path in SOURCES.glob("*.java"))
-    done = subprocess.run(
-        [
-            _tool("javac"),
-            "-nowarn",
-            "-encoding",
-            "UTF-8",
-            "--release",
-            "8",
-            "-cp",
-            jars.classpath,
-            "-d",
-            str(into),
-            *sources,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RecordError(f"the harness does not compile against {jars.coordinates}:\n{done.stderr.strip()}")
-    return into
+#: the harness's sources (record/java/), compiled against the release
+SOURCES = (MAIN, "Json")
 
 
 def record(
@@ -69,25 +33,11 @@ def record(
 ) -> list[dict[str, Any]]:
     """Java's harness record for each scenario (its input fields; a ``results`` field names the
     currentCIDs to try), under the JVM default ``charset`` (CONSISTENT_HASH's ``getBytes()``)."""
-    asked = [json.dumps(scenario, ensure_ascii=True) + "\n" for scenario in scenarios]
     with tempfile.TemporaryDirectory(prefix="rmq-record-classes-") as classes:
-        compile_harness(jars, Path(classes))
-        done = subprocess.run(
-            [_tool("java"), f"-Dfile.encoding={charset}", "-cp", f"{classes}:{jars.classpath}", MAIN, release],
-            input="".join(asked),
-            capture_output=True,
-            text=True,
-            encoding="ascii",
-            check=False,
+        compile_sources(SOURCES, jars.classpath, Path(classes), jars.coordinates)
+        return run_harness(
+            MAIN, [classes, *jars.classpath], [release], scenarios, jars.coordinates, [f"-Dfile.encoding={charset}"]
         )
-    if done.returncode != 0:
-        raise RecordError(
-            f"the harness stopped ({jars.coordinates}, exit {done.returncode}): {done.stderr.strip()[-2000:]}"
-        )
-    records = [json.loads(line) for line in done.stdout.splitlines()]
-    if len(records) != len(asked):
-        raise RecordError(f"the harness answered {len(records)} of {len(asked)} scenarios ({jars.coordinates})")
-    return records
 
 
 def shipped_scenarios() -> list[dict[str, Any]]:

@@ -45,8 +45,9 @@ class Jars:
     sha256: dict[str, str]
 
     @property
-    def classpath(self) -> str:
-        return os.pathsep.join(str(path) for path in self.paths)
+    def classpath(self) -> list[str]:
+        """The jars as class path entries."""
+        return [str(path) for path in self.paths]
 
 
 def resolve(coordinates: str) -> Jars:

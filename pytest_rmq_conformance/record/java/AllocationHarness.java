@@ -7,6 +7,8 @@
 // stdout (schemas/harness-record.schema.json), ASCII only. A new strategy object and new list
 // copies for every call. Argument 1 is the release, written into each record's reference.
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
@@ -30,6 +32,8 @@ import org.apache.rocketmq.common.message.MessageQueue;
 
 public final class AllocationHarness {
     public static void main(String[] args) throws Exception {
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "US-ASCII");
+        System.setOut(System.err);  // what the release's classes print is not a record
         String release = args[0];
         Map<String, Object> reference = new LinkedHashMap<>();
         reference.put("rocketmq", release);
@@ -37,7 +41,6 @@ public final class AllocationHarness {
         reference.put("fileEncoding", System.getProperty("file.encoding"));
         reference.put("defaultCharset", Charset.defaultCharset().name());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        PrintStream out = new PrintStream(System.out, false, "US-ASCII");
         String line;
         while ((line = in.readLine()) != null) {
             if (line.trim().isEmpty()) {
