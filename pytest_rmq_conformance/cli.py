@@ -4,7 +4,7 @@
     rmq-conformance golden check [DIR]          validate a golden directory (default: every kind's shipped vectors)
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
     rmq-conformance golden record --release R --out DIR
-                                                ask rocketmq-client R from Maven Central (consumer allocation)
+                                                ask rocketmq-client R from Maven Central (allocation, producer)
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
@@ -128,18 +128,48 @@ def _golden_import(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the kinds ``golden record`` asks rocketmq-client, and where each lands in the golden directory
+RECORDED = {"allocation": ".", "producer": "producer"}
+
+
+def _recorded_kind(path: Path) -> str:
+    """The kind of a scenario file, by its first line: a producer scenario names its ``family``."""
+    try:
+        first = next((line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()), "")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read the scenarios: {exc}") from None
+    return "producer" if '"family"' in first else "allocation"
+
+
 def _golden_record(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.record import allocation
+    import shutil
+    import tempfile
+
+    from pytest_rmq_conformance.record import allocation, producer
 
     try:
         parse_release(args.release)
     except ValueError as exc:
         raise RecordError(f"--release {args.release}: {exc}") from None
-    scenarios = allocation.read_scenarios(args.scenarios) if args.scenarios else allocation.shipped_scenarios()
-    started = time.monotonic()
-    done = allocation.record_release(args.release, scenarios, args.out, args.charset)
-    print(f"{done['coordinates']} ({done['jars']} jars) answered {done['records']} scenarios under {args.charset} in {time.monotonic() - started:.1f} s")
-    print(done["summary"])
+    if args.kind is not None:
+        chosen = [args.kind]
+    else:
+        chosen = [_recorded_kind(args.scenarios)] if args.scenarios else list(RECORDED)
+    modules = {"allocation": allocation, "producer": producer}
+    with tempfile.TemporaryDirectory(prefix="rmq-record-golden-") as staging:
+        for kind in chosen:  # every kind recorded before anything is written to --out
+            module = modules[kind]
+            scenarios = module.read_scenarios(args.scenarios) if args.scenarios else module.shipped_scenarios()
+            started = time.monotonic()
+            extra = {"charset": args.charset} if kind == "allocation" else {}
+            done = module.record_release(args.release, scenarios, Path(staging) / RECORDED[kind], **extra)
+            under = f" under {args.charset}" if kind == "allocation" else ""
+            print(
+                f"{kind}: {done['coordinates']} ({done['jars']} jars) answered {done['records']} scenarios{under} "
+                f"in {time.monotonic() - started:.1f} s"
+            )
+            print(done["summary"])
+        shutil.copytree(staging, args.out, dirs_exist_ok=True)
     print(f"golden directory written: {args.out}")
     return 0
 
@@ -639,20 +669,27 @@ def _parser() -> argparse.ArgumentParser:
     build.set_defaults(handler=_golden_import)
     record = golden_commands.add_parser(
         "record",
-        help="ask a RocketMQ release's own classes, from Maven Central, and write their answers as a golden directory (consumer allocation)",
+        help="ask a RocketMQ release's own classes, from Maven Central, and write their answers as a golden directory",
         description="Resolve org.apache.rocketmq:rocketmq-client:RELEASE with Maven (downloads cached in ~/.m2), "
         "compile the project's Java harness against it, ask it every scenario (default: those of the shipped "
-        "consumer allocation vectors), and import the answers into DIR, each run's provenance naming the "
-        "coordinates and each jar's SHA-256. Needs mvn and a JDK. The producer and gRPC kinds are not recorded yet.",
+        "consumer allocation and producer selection vectors), and import the answers into DIR (the producer's "
+        "into DIR/producer), each run's provenance naming the coordinates, each jar's SHA-256 and, for the "
+        "producer, the methods called. Needs mvn and a JDK. The gRPC kind is not recorded yet.",
     )
     record.add_argument("--release", required=True, help="a rocketmq-client release Maven Central serves, such as 5.3.3")
     record.add_argument("--out", type=Path, required=True, help="golden directory to write (left as it was on any error)")
     record.add_argument(
-        "--scenarios", type=Path,
-        help="JSON lines of your own scenarios (id, strategy, params, consumerGroup, mqAll, cidAll, tags; "
-        "a recorded line's answers are ignored but for the currentCIDs of its results)",
+        "--kind", choices=sorted(RECORDED),
+        help="record one kind (default: both, or the kind of --scenarios)",
     )
-    record.add_argument("--charset", default="UTF-8", help="the JVM's default charset (CONSISTENT_HASH hashes its bytes; default UTF-8)")
+    record.add_argument(
+        "--scenarios", type=Path,
+        help="JSON lines of your own scenarios, of one kind: allocation (id, strategy, params, consumerGroup, mqAll, "
+        "cidAll, tags) or producer (id, family, tags and the family's inputs, see "
+        "schemas/producer-harness-record.schema.json); a recorded line's answers are ignored "
+        "(but for the currentCIDs of an allocation line's results)",
+    )
+    record.add_argument("--charset", default="UTF-8", help="the JVM's default charset of the allocation kind (CONSISTENT_HASH hashes its bytes; default UTF-8)")
     record.set_defaults(handler=_golden_record)
 
     sweep = commands.add_parser(

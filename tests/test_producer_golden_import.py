@@ -97,8 +97,11 @@ def test_bad_vectors_are_refused_naming_the_file_and_line(tmp_path, change, mess
     assert not (tmp_path / "out" / "FAULT_STRATEGY.jsonl").exists()
 
 
-def test_a_folder_without_its_schema_is_refused(tmp_path):
+def test_a_folder_without_its_schema_is_held_to_the_project_s_harness_record(tmp_path):
+    """Without a vector.schema.json of its own, a folder is what ``golden record`` writes: its
+    lines must follow schemas/producer-harness-record.schema.json, whose provenance names the JDK's
+    encodings (these lines, in the Java vectors' format, do not)."""
     write_source(tmp_path / "src", {"5.3.3": [trace("5.3.3", ["A", 1])]})
     (tmp_path / "src" / "vector.schema.json").unlink()
-    with pytest.raises(GoldenDataError, match=r"no vector\.schema\.json"):
+    with pytest.raises(GoldenDataError, match=r"breaks schemas/producer-harness-record\.schema\.json"):
         import_vectors(tmp_path / "src", tmp_path / "out")

@@ -1,12 +1,16 @@
 """What ``rmq-conformance golden record`` refuses before it asks Maven or Java anything: a
-release that is not one, coordinates that are not ones, a scenario file it cannot read; and the
-comparison tests/test_record_allocation.py makes sees a moved queue."""
+release that is not one, coordinates that are not ones, a scenario file it cannot read (of either
+kind); and the comparisons tests/test_record_allocation.py and tests/test_record_producer.py make
+see a moved queue."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from test_golden_import import harness_records
 from test_record_allocation import _answers
+from test_record_producer import committed_answers, differences
 
 from pytest_rmq_conformance import cli
 from pytest_rmq_conformance.engine.golden.data import schema_problems
@@ -34,8 +38,16 @@ def test_a_release_that_is_not_one_is_one_line_and_exit_2(release, tmp_path, cap
             "mine.jsonl:1: a scenario needs params, consumerGroup, mqAll, cidAll, tags",
         ),
         ("\n", "mine.jsonl: no scenarios in it"),
+        (
+            '{"id": "x", "family": "SELECTOR_HASH", "tags": ["mine"]}\n',
+            "mine.jsonl:1: a SELECTOR_HASH scenario needs arg, queueCounts",
+        ),
+        (
+            '{"id": "x", "family": "FAULT_STRATEGY", "tags": ["mine"], "steps": []}\n',
+            "mine.jsonl:1: a FAULT_STRATEGY scenario needs topic, route, config, initial",
+        ),
     ],
-    ids=["not-json", "fields-missing", "empty"],
+    ids=["not-json", "fields-missing", "empty", "selector-fields-missing", "trace-fields-missing"],
 )
 def test_a_scenario_file_it_cannot_use_is_named_with_its_line(text, says, tmp_path, capsys):
     scenarios = tmp_path / "mine.jsonl"
@@ -70,6 +82,22 @@ def test_a_wrong_answer_would_be_seen():
     assert [case for case in _answers(records) if _answers(records)[case] != _answers(moved)[case]] == [
         records[first]["id"]
     ]
+
+
+def test_a_moved_producer_answer_would_be_seen():
+    """The producer comparison is not blind: one select answering another queue, one selector
+    call another index, are each a difference, named by their case."""
+    want = committed_answers("4.7.1")
+    trace = next(case for case, answers in want.items() if "steps" in answers and any(
+        step and "queue" in step.get("expect", {}) for step in answers["steps"]))
+    selector = next(case for case, answers in want.items() if "results" in answers)
+    have = json.loads(json.dumps(want))
+    step = next(step for step in have[trace]["steps"] if step and "queue" in step.get("expect", {}))
+    step["expect"]["queue"] = [step["expect"]["queue"][0], step["expect"]["queue"][1] + 1]
+    first = next(i for i, result in enumerate(have[selector]["results"]) if isinstance(result, int))
+    have[selector]["results"][first] += 1
+    assert differences(want, have) == sorted([trace, selector], key=list(want).index)
+    assert differences(want, {case: have[case] for case in have if case != trace}) == [trace, selector]
 
 
 MAVEN = {"coordinates": "org.apache.rocketmq:rocketmq-client:5.3.3", "jars": {"rocketmq-client-5.3.3.jar": "ab" * 32}}

@@ -54,6 +54,9 @@ class Run:
     #: the Maven coordinates that answered (``rmq-conformance golden record``), and each jar's SHA-256
     maven: str | None = None
     jars: tuple[tuple[str, str], ...] = ()
+    #: the release's methods the harness called, and how it set the clock (the producer kind)
+    calls: tuple[str, ...] = ()
+    clock: str | None = None
 
     @classmethod
     def from_json(cls, run_id: str, data: Mapping[str, Any]) -> Run:
@@ -68,6 +71,8 @@ class Run:
             data.get("client"),
             maven.get("coordinates"),
             tuple(sorted(maven.get("jars", {}).items())),
+            tuple(data.get("calls", ())),
+            data.get("clock"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -77,6 +82,10 @@ class Run:
         out |= {"jdk": self.jdk, "fileEncoding": self.file_encoding, "defaultCharset": self.default_charset}
         if self.client is not None:
             out["client"] = self.client
+        if self.calls:
+            out["calls"] = list(self.calls)
+        if self.clock is not None:
+            out["clock"] = self.clock
         if self.maven is not None:
             out["maven"] = {"coordinates": self.maven, "jars": dict(self.jars)}
         return out

@@ -1,7 +1,8 @@
 """Build ``golden/producer/`` from the Java producer-selection vectors.
 
 The source holds ``<release>/<FAMILY>.jsonl`` (``FAULT_STRATEGY``, ``SELECTOR_HASH``,
-``SELECTOR_RANDOM``) and the ``vector.schema.json`` every line follows. The releases hold the
+``SELECTOR_RANDOM``) and the ``vector.schema.json`` every line follows, or, without one, the lines
+of the project's own harness (``schemas/producer-harness-record.schema.json``). The releases hold the
 same scenarios under the same ids; only the answers differ. The import validates every line
 against that schema, checks that an id means the same inputs in every release, keeps the
 inputs once and Java's answers once per group of releases that answered alike, and records
@@ -26,8 +27,10 @@ from pytest_rmq_conformance.releases import parse_release
 __all__ = ["FAMILIES", "SOURCE_SCHEMA", "ImportReport", "import_vectors", "is_source"]
 
 FAMILIES = ("FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM")
-#: the schema file the source folder carries for its lines
+#: the schema file the source folder carries for its lines, if it has one of its own
 SOURCE_SCHEMA = "vector.schema.json"
+#: the schema of the lines the project's harness records (``rmq-conformance golden record``)
+RECORD_SCHEMA = "producer-harness-record"
 #: the keys of a source line that hold Java's answers; every other key is an input
 _ANSWER_KEYS = {"FAULT_STRATEGY": ("publishListRuns", "nondeterministic"), "SELECTOR_HASH": ("results",), "SELECTOR_RANDOM": ("results",)}
 _STEP_ANSWERS = ("expect", "expectOneOf")
@@ -113,9 +116,9 @@ def _group(family: str, group: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read(source: Path) -> tuple[dict[str, dict[str, str]], list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    schema = source / SOURCE_SCHEMA
-    if not schema.is_file():
-        raise GoldenDataError(f"{source}: no {SOURCE_SCHEMA}, the schema of the vectors")
+    schema: str | Path = source / SOURCE_SCHEMA
+    if not Path(schema).is_file():
+        schema = RECORD_SCHEMA
     runs: dict[str, dict[str, str]] = {}
     sources: list[dict[str, Any]] = []
     cases: dict[str, dict[str, Any]] = {}  # id -> {"family", "inputs", "answers": {run: answers}}

@@ -32,6 +32,14 @@ final class Json {
         return (Map<String, Object>) value;
     }
 
+    @SuppressWarnings("unchecked")
+    static List<Object> list(Object value) {
+        if (!(value instanceof List)) {
+            throw new IllegalArgumentException("not a JSON array: " + value);
+        }
+        return (List<Object>) value;
+    }
+
     private IllegalArgumentException error(String what) {
         return new IllegalArgumentException("JSON: " + what + " at character " + at);
     }
