@@ -3,8 +3,9 @@
     rmq-conformance replay                      replay the consumer allocation vectors against the reference ports
     rmq-conformance golden check [DIR]          validate a golden directory (default: every kind's shipped vectors)
     rmq-conformance golden import SRC --out DIR build a golden directory from Java harness output
-    rmq-conformance golden record --release R --out DIR
-                                                ask rocketmq-client R from Maven Central (allocation, producer)
+    rmq-conformance golden record --release R [--client-java V] --out DIR
+                                                ask rocketmq-client R (allocation, producer) and
+                                                rocketmq-client-java V (gRPC) from Maven Central
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
@@ -19,7 +20,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib.util
+import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -128,41 +131,73 @@ def _golden_import(args: argparse.Namespace) -> int:
     return 0
 
 
-#: the kinds ``golden record`` asks rocketmq-client, and where each lands in the golden directory
-RECORDED = {"allocation": ".", "producer": "producer"}
+#: the kinds ``golden record`` asks: where each lands in the golden directory, and the artifact
+#: whose version it takes (``--release``: rocketmq-client; ``--client-java``: rocketmq-client-java)
+RECORDED = {"allocation": (".", "release"), "producer": ("producer", "release"), "grpc": ("grpc", "client_java")}
+_CLIENT_JAVA = re.compile(r"\d+\.\d+\.\d+")
 
 
 def _recorded_kind(path: Path) -> str:
-    """The kind of a scenario file, by its first line: a producer scenario names its ``family``."""
+    """The kind of a scenario file, by its first line: a producer or gRPC scenario names its
+    ``family``, an allocation scenario its ``strategy``."""
+    from pytest_rmq_conformance.record import grpc
+
     try:
-        first = next((line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()), "")
+        first = next((line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()), "{}")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot read the scenarios: {exc}") from None
-    return "producer" if '"family"' in first else "allocation"
+    try:
+        family = json.loads(first).get("family")
+    except (json.JSONDecodeError, AttributeError):
+        return "allocation"  # its reader names what is wrong with the line
+    return "allocation" if family is None else "grpc" if family in grpc.INPUTS else "producer"
+
+
+def _record_kinds(args: argparse.Namespace) -> list[str]:
+    """The kinds to record: ``--kind``, the kind of ``--scenarios``, or every kind of the artifacts
+    named; a :class:`RecordError` for a kind whose artifact is not named or a version that is not one."""
+    if args.release is None and args.client_java is None:
+        raise RecordError("name what to ask: --release R (rocketmq-client) and/or --client-java V (rocketmq-client-java)")
+    if args.release is not None:
+        try:
+            parse_release(args.release)
+        except ValueError as exc:
+            raise RecordError(f"--release {args.release}: {exc}") from None
+    if args.client_java is not None and not _CLIENT_JAVA.fullmatch(args.client_java):
+        raise RecordError(f"--client-java {args.client_java}: a rocketmq-client-java version looks like 5.2.0")
+    if args.kind is not None:
+        chosen = [args.kind]
+    elif args.scenarios is not None:
+        chosen = [_recorded_kind(args.scenarios)]
+    else:
+        chosen = [kind for kind, (_, artifact) in RECORDED.items() if getattr(args, artifact) is not None]
+    for kind in chosen:
+        artifact = RECORDED[kind][1]
+        if getattr(args, artifact) is None:
+            option = "--" + artifact.replace("_", "-")
+            raise RecordError(f"the {kind} kind is asked of {'rocketmq-client-java' if kind == 'grpc' else 'rocketmq-client'}: name its version with {option}")
+    return chosen
 
 
 def _golden_record(args: argparse.Namespace) -> int:
     import shutil
     import tempfile
 
-    from pytest_rmq_conformance.record import allocation, producer
+    from pytest_rmq_conformance.record import allocation, grpc, producer
 
-    try:
-        parse_release(args.release)
-    except ValueError as exc:
-        raise RecordError(f"--release {args.release}: {exc}") from None
-    if args.kind is not None:
-        chosen = [args.kind]
-    else:
-        chosen = [_recorded_kind(args.scenarios)] if args.scenarios else list(RECORDED)
-    modules = {"allocation": allocation, "producer": producer}
+    chosen = _record_kinds(args)
     with tempfile.TemporaryDirectory(prefix="rmq-record-golden-") as staging:
         for kind in chosen:  # every kind recorded before anything is written to --out
-            module = modules[kind]
+            module = {"allocation": allocation, "producer": producer, "grpc": grpc}[kind]
             scenarios = module.read_scenarios(args.scenarios) if args.scenarios else module.shipped_scenarios()
             started = time.monotonic()
-            extra = {"charset": args.charset} if kind == "allocation" else {}
-            done = module.record_release(args.release, scenarios, Path(staging) / RECORDED[kind], **extra)
+            folder = Path(staging) / RECORDED[kind][0]
+            if kind == "allocation":
+                done = allocation.record_release(args.release, scenarios, folder, args.charset)
+            elif kind == "producer":
+                done = producer.record_release(args.release, scenarios, folder)
+            else:
+                done = grpc.record_version(args.client_java, scenarios, folder)
             under = f" under {args.charset}" if kind == "allocation" else ""
             print(
                 f"{kind}: {done['coordinates']} ({done['jars']} jars) answered {done['records']} scenarios{under} "
@@ -670,24 +705,26 @@ def _parser() -> argparse.ArgumentParser:
     record = golden_commands.add_parser(
         "record",
         help="ask a RocketMQ release's own classes, from Maven Central, and write their answers as a golden directory",
-        description="Resolve org.apache.rocketmq:rocketmq-client:RELEASE with Maven (downloads cached in ~/.m2), "
-        "compile the project's Java harness against it, ask it every scenario (default: those of the shipped "
-        "consumer allocation and producer selection vectors), and import the answers into DIR (the producer's "
-        "into DIR/producer), each run's provenance naming the coordinates, each jar's SHA-256 and, for the "
-        "producer, the methods called. Needs mvn and a JDK. The gRPC kind is not recorded yet.",
+        description="Resolve org.apache.rocketmq:rocketmq-client:RELEASE (consumer allocation, producer selection) "
+        "and/or org.apache.rocketmq:rocketmq-client-java:VERSION (the 5.x gRPC balancers) with Maven (downloads "
+        "cached in ~/.m2), compile the project's Java harness against it, ask it every scenario (default: those of "
+        "the shipped vectors of each kind), and import the answers into DIR (the producer's into DIR/producer, the "
+        "gRPC balancers' into DIR/grpc), each run's provenance naming the coordinates, each jar's SHA-256 and, "
+        "where a version's API decides, the methods called. Needs mvn and a JDK.",
     )
-    record.add_argument("--release", required=True, help="a rocketmq-client release Maven Central serves, such as 5.3.3")
+    record.add_argument("--release", help="a rocketmq-client release Maven Central serves, such as 5.3.3")
+    record.add_argument("--client-java", help="a rocketmq-client-java version Maven Central serves, such as 5.2.0")
     record.add_argument("--out", type=Path, required=True, help="golden directory to write (left as it was on any error)")
     record.add_argument(
         "--kind", choices=sorted(RECORDED),
-        help="record one kind (default: both, or the kind of --scenarios)",
+        help="record one kind (default: every kind of the versions named, or the kind of --scenarios)",
     )
     record.add_argument(
         "--scenarios", type=Path,
         help="JSON lines of your own scenarios, of one kind: allocation (id, strategy, params, consumerGroup, mqAll, "
-        "cidAll, tags) or producer (id, family, tags and the family's inputs, see "
-        "schemas/producer-harness-record.schema.json); a recorded line's answers are ignored "
-        "(but for the currentCIDs of an allocation line's results)",
+        "cidAll, tags), producer or gRPC (id, family, tags and the family's inputs, see "
+        "schemas/producer-harness-record.schema.json and schemas/grpc-harness-record.schema.json); a recorded "
+        "line's answers are ignored (but for the currentCIDs of an allocation line's results)",
     )
     record.add_argument("--charset", default="UTF-8", help="the JVM's default charset of the allocation kind (CONSISTENT_HASH hashes its bytes; default UTF-8)")
     record.set_defaults(handler=_golden_record)

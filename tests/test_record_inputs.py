@@ -46,21 +46,52 @@ def test_a_release_that_is_not_one_is_one_line_and_exit_2(release, tmp_path, cap
             '{"id": "x", "family": "FAULT_STRATEGY", "tags": ["mine"], "steps": []}\n',
             "mine.jsonl:1: a FAULT_STRATEGY scenario needs topic, route, config, initial",
         ),
+        (
+            '{"id": "x", "family": "PUBLISH_ROUND_ROBIN", "tags": ["mine"], "route": []}\n',
+            "mine.jsonl:1: a PUBLISH_ROUND_ROBIN scenario needs index, steps",
+        ),
     ],
-    ids=["not-json", "fields-missing", "empty", "selector-fields-missing", "trace-fields-missing"],
+    ids=["not-json", "fields-missing", "empty", "selector-fields-missing", "trace-fields-missing", "balancer-fields-missing"],
 )
 def test_a_scenario_file_it_cannot_use_is_named_with_its_line(text, says, tmp_path, capsys):
     scenarios = tmp_path / "mine.jsonl"
     scenarios.write_text(text, encoding="utf-8")
-    assert (
-        cli.main(
-            ["golden", "record", "--release", "5.3.3", "--scenarios", str(scenarios), "--out", str(tmp_path / "g")]
-        )
-        == 2
-    )
+    versions = ["--release", "5.3.3", "--client-java", "5.2.0"]
+    assert cli.main(["golden", "record", *versions, "--scenarios", str(scenarios), "--out", str(tmp_path / "g")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rmq-conformance: error: ") and says in err and err.count("\n") == 1, err
     assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize(
+    "arguments, says",
+    [
+        ([], "name what to ask: --release R (rocketmq-client) and/or --client-java V (rocketmq-client-java)"),
+        (["--client-java", "5.x"], "--client-java 5.x: a rocketmq-client-java version looks like 5.2.0"),
+        (["--release", "5.3.3", "--kind", "grpc"], "the grpc kind is asked of rocketmq-client-java: name its version with --client-java"),
+        (["--client-java", "5.2.0", "--kind", "producer"], "the producer kind is asked of rocketmq-client: name its version with --release"),
+    ],
+    ids=["nothing-named", "not-a-version", "grpc-without-client-java", "producer-without-release"],
+)
+def test_what_to_ask_is_checked_before_maven_runs(arguments, says, tmp_path, capsys):
+    assert cli.main(["golden", "record", *arguments, "--out", str(tmp_path / "g")]) == 2
+    assert capsys.readouterr().err == f"rmq-conformance: error: {says}\n"
+    assert not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize(
+    "line, kind",
+    [
+        ('{"id": "x", "strategy": "AVG"}', "allocation"),
+        ('{"id": "x", "family": "SELECTOR_HASH"}', "producer"),
+        ('{"id": "x", "family": "GROUP_HASH"}', "grpc"),
+        ("{not json", "allocation"),
+    ],
+)
+def test_a_scenario_file_says_its_kind_by_its_first_line(line, kind, tmp_path):
+    scenarios = tmp_path / "mine.jsonl"
+    scenarios.write_text(f"\n{line}\n", encoding="utf-8")
+    assert cli._recorded_kind(scenarios) == kind
 
 
 @pytest.mark.parametrize("coordinates", ["rocketmq-client:4.9.8", "org.apache.rocketmq:rocketmq-client:latest", ""])

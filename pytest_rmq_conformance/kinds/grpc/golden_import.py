@@ -1,8 +1,10 @@
 """Build ``golden/grpc/`` from the Java vectors of the 5.x gRPC client's balancers.
 
 The source holds ``GROUP_HASH.jsonl``, ``PUBLISH_ROUND_ROBIN.jsonl`` and
-``SUBSCRIBE_ROUND_ROBIN.jsonl`` and the ``vector.schema.json`` every line follows; every line
-names the ``rocketmq-clients`` commit, Guava and JDK it was taken with. The import validates
+``SUBSCRIBE_ROUND_ROBIN.jsonl`` and the ``vector.schema.json`` every line follows (every line
+naming the ``rocketmq-clients`` commit, Guava and JDK it was taken with), or, without one, the
+lines of the project's own harness (``schemas/grpc-harness-record.schema.json``, naming the
+``rocketmq-client-java`` version and its jars). The import validates
 every line, checks that they all name one provenance (kept once, as the manifest's run),
 refuses a repeated id or a repeated scenario, and writes each case as the suite's other golden
 cases are written: its inputs, then Java's answers under the run that gave them. Importing the
@@ -27,6 +29,9 @@ __all__ = ["FAMILIES", "SOURCE_SCHEMA", "RELEASE", "ImportReport", "import_vecto
 
 FAMILIES = ("GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN")
 SOURCE_SCHEMA = "vector.schema.json"
+#: the schema of the lines the project's harness records (``rmq-conformance golden record``), for
+#: a folder without a schema of its own
+RECORD_SCHEMA = "grpc-harness-record"
 #: the RocketMQ release the 5.x clients' answers are filed under (the suite's only 5.x release)
 RELEASE = "5.3.3"
 
@@ -52,8 +57,21 @@ def is_source(source: Path) -> bool:
     return any((source / f"{family}.jsonl").is_file() for family in FAMILIES)
 
 
-def _run_of(reference: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """The manifest's run for a line's ``reference``: its id and provenance."""
+def _run_of(reference: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The manifest's run for a line's ``reference``: its id and provenance. A version of
+    ``rocketmq-client-java`` that Maven Central served (``golden record``) is named by its version,
+    a commit of ``rocketmq-clients`` by the commit's first eight digits."""
+    if "maven" in reference:
+        version = reference["client"].removeprefix("rocketmq-client-java ")
+        return f"{RELEASE}+java-{version}", {
+            "rocketmq": RELEASE,
+            "jdk": reference["jdk"],
+            "fileEncoding": reference["fileEncoding"],
+            "defaultCharset": reference["defaultCharset"],
+            "client": reference["client"],
+            "calls": reference["calls"],
+            "maven": reference["maven"],
+        }
     commit = reference["commit"]
     return f"{RELEASE}+java-{commit[:8]}", {
         "rocketmq": RELEASE,
@@ -90,9 +108,9 @@ def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
     source, out = Path(source), Path(out)
     if not source.is_dir():
         raise GoldenDataError(f"{source}: not a directory")
-    schema = source / SOURCE_SCHEMA
-    if not schema.is_file():
-        raise GoldenDataError(f"{source}: no {SOURCE_SCHEMA}, the schema of the vectors")
+    schema: str | Path = source / SOURCE_SCHEMA
+    if not Path(schema).is_file():
+        schema = RECORD_SCHEMA
     files = [source / f"{family}.jsonl" for family in FAMILIES if (source / f"{family}.jsonl").is_file()]
     if not files:
         raise GoldenDataError(f"{source}: none of {', '.join(f + '.jsonl' for f in FAMILIES)}")
