@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
 from pytest_rmq_conformance.record.maven import Jars, RecordError, resolve
 
-__all__ = ["INPUTS", "read_scenarios", "record", "record_release", "shipped_scenarios"]
+__all__ = ["INPUTS", "answered", "read_scenarios", "record", "record_release", "shipped_scenarios"]
 
 #: a scenario's input fields (harness-record.schema.json's, without the answers)
 INPUTS = ("id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags")
@@ -32,7 +33,8 @@ def record(
     jars: Jars, release: str, scenarios: Iterable[Mapping[str, Any]], charset: str = "UTF-8"
 ) -> list[dict[str, Any]]:
     """Java's harness record for each scenario (its input fields; a ``results`` field names the
-    currentCIDs to try), under the JVM default ``charset`` (CONSISTENT_HASH's ``getBytes()``)."""
+    currentCIDs to try), under the JVM default ``charset`` (CONSISTENT_HASH's ``getBytes()``); a
+    scenario of a strategy the release lacks has ``unsupported`` instead (:func:`answered`)."""
     with tempfile.TemporaryDirectory(prefix="rmq-record-classes-") as classes:
         compile_sources(SOURCES, jars.classpath, Path(classes), jars.coordinates)
         return run_harness(
@@ -87,7 +89,9 @@ def record_release(release: str, scenarios: list[dict[str, Any]], out: Path, cha
     golden directory ``out`` (written only when every step succeeded); each run's provenance
     names the coordinates and each jar's SHA-256. Returns the import's summary and the figures."""
     jars = resolve(f"org.apache.rocketmq:rocketmq-client:{release}")
-    records = record(jars, release, scenarios, charset)
+    records, lacking = answered(record(jars, release, scenarios, charset))
+    if not records:
+        raise RecordError(f"{jars.coordinates} has none of the strategies asked: {lacking}")
     provenance = {"coordinates": jars.coordinates, "jars": jars.sha256}
     with tempfile.TemporaryDirectory(prefix="rmq-record-") as scratch:
         harness = Path(scratch) / release
@@ -103,9 +107,13 @@ def record_release(release: str, scenarios: list[dict[str, Any]], out: Path, cha
             report = import_harness(harness.parent, out)
         except GoldenDataError as exc:
             raise RecordError(f"the recorded answers do not import: {exc}") from None
-    return {
-        "coordinates": jars.coordinates,
-        "jars": len(jars.sha256),
-        "records": len(records),
-        "summary": report.summary(),
-    }
+    summary = report.summary() + (f"\nleft out, as the release lacks their strategy: {lacking}" if lacking else "")
+    return {"coordinates": jars.coordinates, "jars": len(jars.sha256), "records": len(records), "summary": summary}
+
+
+def answered(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    """The records that have answers, and a line counting the others by what the release lacks
+    (``12 CONSISTENT_HASH: this release has no AllocateMessageQueueConsistentHash``; empty when none)."""
+    lacking = Counter(f"{found['strategy']}: {found['unsupported']}" for found in records if "unsupported" in found)
+    kept = [found for found in records if "unsupported" not in found]
+    return kept, "; ".join(f"{count} {what}" for what, count in sorted(lacking.items()))

@@ -5,12 +5,18 @@
 // cidAll, tags, and optionally results, whose currentCIDs are the calls to make; without them,
 // each distinct member of cidAll in first-seen order), and writes one harness record a line on
 // stdout (schemas/harness-record.schema.json), ASCII only. A new strategy object and new list
-// copies for every call. Argument 1 is the release, written into each record's reference.
+// copies for every call. Argument 1 is the release, written into each record's reference. The
+// strategies are built by reflection: a family the release lacks (4.0.0-incubating has neither the
+// consistent hash nor the machine room nearby) answers with "unsupported", saying which class.
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,15 +25,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.apache.rocketmq.client.consumer.AllocateMessageQueueStrategy;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMachineRoomNearby;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragelyByCircle;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueByConfig;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueByMachineRoom;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueConsistentHash;
 import org.apache.rocketmq.common.message.MessageQueue;
 
 public final class AllocationHarness {
@@ -58,12 +59,26 @@ public final class AllocationHarness {
         String group = (String) scenario.get("consumerGroup");
         List<MessageQueue> mqAll = queues(scenario.get("mqAll"));
         List<String> cidAll = strings(scenario.get("cidAll"));
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String key : new String[] {"id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags"}) {
+            out.put(key, scenario.get(key));
+        }
+        out.put("reference", reference);
+        try {
+            strategyClass(strategy);
+            if ("MACHINE_ROOM_NEARBY".equals(strategy)) {
+                strategyClass((String) Json.object(params.get("inner")).get("strategy"));
+            }
+        } catch (Missing e) {
+            out.put("unsupported", e.getMessage());
+            return out;
+        }
         List<Object> results = new ArrayList<>();
         for (String currentCID : calls(scenario, cidAll)) {
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("currentCID", currentCID);
             try {
-                List<MessageQueue> got = build(strategy, params).allocate(
+                List<MessageQueue> got = strategy(strategy, params).allocate(
                     group, currentCID, mqAll == null ? null : new ArrayList<>(mqAll), cidAll == null ? null : new ArrayList<>(cidAll));
                 if (got == null) {
                     result.put("null", Boolean.TRUE);
@@ -79,11 +94,6 @@ public final class AllocationHarness {
         Map<String, Object> sorted = new LinkedHashMap<>();
         sorted.put("mqAll", sortedCopy(mqAll, true));
         sorted.put("cidAll", sortedCopy(cidAll, false));
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (String key : new String[] {"id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags"}) {
-            out.put(key, scenario.get(key));
-        }
-        out.put("reference", reference);
         out.put("results", results);
         out.put("javaSorted", sorted);
         return out;
@@ -109,37 +119,82 @@ public final class AllocationHarness {
         return out;
     }
 
-    static AllocateMessageQueueStrategy build(String strategy, Map<String, Object> params) {
+    /** The class of each family, by its simple name: a release that lacks one (4.0.0-incubating has no consistent hash) cannot be asked. */
+    static final Map<String, String> CLASSES = new LinkedHashMap<>();
+
+    static {
+        CLASSES.put("AVG", "AllocateMessageQueueAveragely");
+        CLASSES.put("AVG_BY_CIRCLE", "AllocateMessageQueueAveragelyByCircle");
+        CLASSES.put("CONSISTENT_HASH", "AllocateMessageQueueConsistentHash");
+        CLASSES.put("CONFIG", "AllocateMessageQueueByConfig");
+        CLASSES.put("MACHINE_ROOM", "AllocateMessageQueueByMachineRoom");
+        CLASSES.put("MACHINE_ROOM_NEARBY", "AllocateMachineRoomNearby");
+    }
+
+    /** A family the release on the class path does not have. */
+    static final class Missing extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Missing(String message) {
+            super(message);
+        }
+    }
+
+    static Class<?> strategyClass(String strategy) throws Missing {
+        String name = CLASSES.get(strategy);
+        if (name == null) {
+            throw new IllegalStateException("no such strategy: " + strategy);
+        }
+        try {
+            return Class.forName("org.apache.rocketmq.client.consumer.rebalance." + name);
+        } catch (ClassNotFoundException e) {
+            throw new Missing("this release has no " + name);
+        }
+    }
+
+    /** build(), what a constructor or setter threw thrown as itself (a recorded answer, like allocate's). */
+    static AllocateMessageQueueStrategy strategy(String strategy, Map<String, Object> params) {
+        try {
+            return build(strategy, params);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
+        } catch (Missing | ReflectiveOperationException e) {
+            throw new IllegalStateException("the harness cannot build " + strategy + ": " + e);
+        }
+    }
+
+    /** A new strategy of the family, built as a user would (constructor, setters), by reflection: the classes differ by release. */
+    static AllocateMessageQueueStrategy build(String strategy, Map<String, Object> params) throws Missing, ReflectiveOperationException {
+        Class<?> type = strategyClass(strategy);
         switch (strategy) {
-            case "AVG":
-                return new AllocateMessageQueueAveragely();
-            case "AVG_BY_CIRCLE":
-                return new AllocateMessageQueueAveragelyByCircle();
             case "CONSISTENT_HASH":
-                return new AllocateMessageQueueConsistentHash(((Number) params.get("virtualNodeCnt")).intValue());
+                return (AllocateMessageQueueStrategy) type.getConstructor(int.class).newInstance(((Number) params.get("virtualNodeCnt")).intValue());
             case "CONFIG": {
-                AllocateMessageQueueByConfig config = new AllocateMessageQueueByConfig();
-                config.setMessageQueueList(queues(params.get("messageQueueList")));
-                return config;
+                Object config = type.getConstructor().newInstance();
+                type.getMethod("setMessageQueueList", List.class).invoke(config, queues(params.get("messageQueueList")));
+                return (AllocateMessageQueueStrategy) config;
             }
             case "MACHINE_ROOM": {
-                AllocateMessageQueueByMachineRoom room = new AllocateMessageQueueByMachineRoom();
+                Object room = type.getConstructor().newInstance();
                 List<String> idcs = strings(params.get("consumeridcs"));
-                room.setConsumeridcs(idcs == null ? null : new HashSet<>(idcs));
-                return room;
+                type.getMethod("setConsumeridcs", Set.class).invoke(room, idcs == null ? null : new HashSet<>(idcs));
+                return (AllocateMessageQueueStrategy) room;
             }
             case "MACHINE_ROOM_NEARBY": {
                 Map<String, Object> inner = Json.object(params.get("inner"));
-                return new AllocateMachineRoomNearby(
-                    build((String) inner.get("strategy"), Json.object(inner.get("params"))), resolver(Json.object(params.get("resolver"))));
+                Class<?> resolver = Class.forName(type.getName() + "$MachineRoomResolver");
+                Object rooms = Proxy.newProxyInstance(resolver.getClassLoader(), new Class<?>[] {resolver}, resolver(Json.object(params.get("resolver"))));
+                return (AllocateMessageQueueStrategy) type.getConstructor(AllocateMessageQueueStrategy.class, resolver)
+                    .newInstance(build((String) inner.get("strategy"), Json.object(inner.get("params"))), rooms);
             }
             default:
-                throw new IllegalStateException("no such strategy: " + strategy);
+                return (AllocateMessageQueueStrategy) type.getConstructor().newInstance();
         }
     }
 
     /** A resolver from its spec: the room of a broker name and of a client id, by lookup or split. */
-    static AllocateMachineRoomNearby.MachineRoomResolver resolver(Map<String, Object> spec) {
+    static Rooms resolver(Map<String, Object> spec) {
         if ("split".equals(spec.get("kind"))) {
             String separator = (String) spec.get("separator");
             Function<String, String> room = name -> name.split(separator)[0];
@@ -150,8 +205,8 @@ public final class AllocationHarness {
         return new Rooms(name -> (String) brokers.get(name), id -> (String) consumers.get(id));
     }
 
-    /** The room of a queue's broker name and of a client id, each by a function of the name. */
-    static final class Rooms implements AllocateMachineRoomNearby.MachineRoomResolver {
+    /** AllocateMachineRoomNearby.MachineRoomResolver: the room of a queue's broker name and of a client id, each by a function of the name. */
+    static final class Rooms implements InvocationHandler {
         private final Function<String, String> broker;
         private final Function<String, String> consumer;
 
@@ -161,13 +216,21 @@ public final class AllocationHarness {
         }
 
         @Override
-        public String brokerDeployIn(MessageQueue messageQueue) {
-            return broker.apply(messageQueue.getBrokerName());
-        }
-
-        @Override
-        public String consumerDeployIn(String clientID) {
-            return consumer.apply(clientID);
+        public Object invoke(Object self, Method method, Object[] args) {
+            switch (method.getName()) {
+                case "brokerDeployIn":
+                    return broker.apply(((MessageQueue) args[0]).getBrokerName());
+                case "consumerDeployIn":
+                    return consumer.apply((String) args[0]);
+                case "hashCode":
+                    return System.identityHashCode(self);
+                case "equals":
+                    return self == args[0];
+                case "toString":
+                    return "harness MachineRoomResolver";
+                default:
+                    throw new UnsupportedOperationException(method.toString());
+            }
         }
     }
 
