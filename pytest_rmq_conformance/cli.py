@@ -6,6 +6,10 @@
     rmq-conformance golden record --release R [--client-java V] --out DIR
                                                 ask rocketmq-client R (allocation, producer) and
                                                 rocketmq-client-java V (gRPC) from Maven Central
+    rmq-conformance golden record --every-release --out DIR
+                                                ask every version Maven Central serves
+    rmq-conformance golden releases             list the versions Maven Central serves
+    rmq-conformance golden changes [DIR ...]    per family, the releases at which Java's answers changed
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
     rmq-conformance sweep --producer --out DIR  producer fault tolerance under broker faults, on Spark
     rmq-conformance sweep --groups N --out DIR  message-group routing: skew, and groups moved as queues change
@@ -39,6 +43,8 @@ from pytest_rmq_conformance.releases import parse_release, release_problem
 
 __all__ = ["main", "parser"]
 
+#: the kinds golden record asks (record/recorders.py holds each one's artifact and harness)
+RECORDERS_KINDS = ("allocation", "grpc", "producer")
 #: the kind the replay, sweep and matrix commands cover
 ALLOCATION = "allocation"
 
@@ -131,10 +137,7 @@ def _golden_import(args: argparse.Namespace) -> int:
     return 0
 
 
-#: the kinds ``golden record`` asks: where each lands in the golden directory, and the artifact
-#: whose version it takes (``--release``: rocketmq-client; ``--client-java``: rocketmq-client-java)
-RECORDED = {"allocation": (".", "release"), "producer": ("producer", "release"), "grpc": ("grpc", "client_java")}
-_CLIENT_JAVA = re.compile(r"\d+\.\d+\.\d+")
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
 def _recorded_kind(path: Path) -> str:
@@ -153,59 +156,99 @@ def _recorded_kind(path: Path) -> str:
     return "allocation" if family is None else "grpc" if family in grpc.INPUTS else "producer"
 
 
-def _record_kinds(args: argparse.Namespace) -> list[str]:
-    """The kinds to record: ``--kind``, the kind of ``--scenarios``, or every kind of the artifacts
-    named; a :class:`RecordError` for a kind whose artifact is not named or a version that is not one."""
-    if args.release is None and args.client_java is None:
-        raise RecordError("name what to ask: --release R (rocketmq-client) and/or --client-java V (rocketmq-client-java)")
+def _record_plan(args: argparse.Namespace) -> dict[str, list[str]]:
+    """The versions to ask, by kind: ``--kind``, the kind of ``--scenarios``, or every kind of the
+    versions named (``--every-release``: every version Maven Central serves); a
+    :class:`RecordError` for a kind whose version is not named or a version that is not one."""
+    from pytest_rmq_conformance.record.recorders import RECORDERS
+    from pytest_rmq_conformance.record.served import client_java_versions, release_of, rocketmq_releases
+
+    if args.every_release and (args.release or args.client_java):
+        raise RecordError("--every-release asks every version Maven Central serves: leave out --release and --client-java")
+    if not (args.every_release or args.release or args.client_java):
+        raise RecordError("name what to ask: --release R (rocketmq-client) and/or --client-java V (rocketmq-client-java), or --every-release")
     if args.release is not None:
         try:
-            parse_release(args.release)
+            parse_release(release_of(args.release))
         except ValueError as exc:
             raise RecordError(f"--release {args.release}: {exc}") from None
-    if args.client_java is not None and not _CLIENT_JAVA.fullmatch(args.client_java):
+    if args.client_java is not None and not _VERSION.fullmatch(args.client_java):
         raise RecordError(f"--client-java {args.client_java}: a rocketmq-client-java version looks like 5.2.0")
     if args.kind is not None:
         chosen = [args.kind]
     elif args.scenarios is not None:
         chosen = [_recorded_kind(args.scenarios)]
+    elif args.every_release:
+        chosen = list(RECORDERS)
     else:
-        chosen = [kind for kind, (_, artifact) in RECORDED.items() if getattr(args, artifact) is not None]
+        chosen = [kind for kind, recorder in RECORDERS.items() if (args.client_java if recorder.option == "--client-java" else args.release)]
+    plan = {}
     for kind in chosen:
-        artifact = RECORDED[kind][1]
-        if getattr(args, artifact) is None:
-            option = "--" + artifact.replace("_", "-")
-            raise RecordError(f"the {kind} kind is asked of {'rocketmq-client-java' if kind == 'grpc' else 'rocketmq-client'}: name its version with {option}")
-    return chosen
+        recorder = RECORDERS[kind]
+        java = recorder.option == "--client-java"
+        if args.every_release:
+            plan[kind] = list((client_java_versions() if java else rocketmq_releases()).recorded)
+            continue
+        version = args.client_java if java else args.release
+        if version is None:
+            client = "rocketmq-client-java" if java else "rocketmq-client"
+            raise RecordError(f"the {kind} kind is asked of {client}: name its version with {recorder.option}")
+        plan[kind] = [version]
+    return plan
 
 
 def _golden_record(args: argparse.Namespace) -> int:
     import shutil
     import tempfile
 
-    from pytest_rmq_conformance.record import allocation, grpc, producer
+    from pytest_rmq_conformance.record.recorders import RECORDERS
 
-    chosen = _record_kinds(args)
+    plan = _record_plan(args)
     with tempfile.TemporaryDirectory(prefix="rmq-record-golden-") as staging:
-        for kind in chosen:  # every kind recorded before anything is written to --out
-            module = {"allocation": allocation, "producer": producer, "grpc": grpc}[kind]
-            scenarios = module.read_scenarios(args.scenarios) if args.scenarios else module.shipped_scenarios()
-            started = time.monotonic()
-            folder = Path(staging) / RECORDED[kind][0]
-            if kind == "allocation":
-                done = allocation.record_release(args.release, scenarios, folder, args.charset)
-            elif kind == "producer":
-                done = producer.record_release(args.release, scenarios, folder)
-            else:
-                done = grpc.record_version(args.client_java, scenarios, folder)
-            under = f" under {args.charset}" if kind == "allocation" else ""
-            print(
-                f"{kind}: {done['coordinates']} ({done['jars']} jars) answered {done['records']} scenarios{under} "
-                f"in {time.monotonic() - started:.1f} s"
-            )
-            print(done["summary"])
-        shutil.copytree(staging, args.out, dirs_exist_ok=True)
+        for kind, versions in plan.items():  # every version asked before anything is written to --out
+            recorder = RECORDERS[kind]
+            scenarios = recorder.module.read_scenarios(args.scenarios) if args.scenarios else recorder.module.shipped_scenarios()
+            source = Path(staging) / "asked" / kind
+            for version in versions:
+                started = time.monotonic()
+                asked = recorder.ask(version, scenarios, source, args.charset)
+                under = f" under {args.charset}" if kind == "allocation" else ""
+                print(
+                    f"{kind}: {asked.coordinates} ({asked.jars} jars) answered {asked.records} scenarios{under} "
+                    f"in {time.monotonic() - started:.1f} s"
+                    + (f"; left out, as it lacks what they need: {asked.lacking}" if asked.lacking else "")
+                )
+            print(recorder.write(source, Path(staging) / "golden"))
+        shutil.copytree(Path(staging) / "golden", args.out, dirs_exist_ok=True)
     print(f"golden directory written: {args.out}")
+    return 0
+
+
+def _golden_releases(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.record.served import client_java_versions, rocketmq_releases
+
+    for name, served in (("rocketmq-client", rocketmq_releases()), ("rocketmq-client-java", client_java_versions())):
+        print(f"{name}: {len(served.recorded)} versions: {', '.join(served.recorded)}")
+        if served.left_out:
+            print(f"  left out (pre-releases): {', '.join(served.left_out)}")
+    return 0
+
+
+def _golden_changes(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.engine.golden.changes import histories
+
+    shipped = [directory for kind in all_kinds() for directory in kind.golden_dirs]
+    from pytest_rmq_conformance.engine.resources import golden_dir
+
+    directories = args.directory or [golden_dir(), *shipped]
+    for history in histories(directories):
+        span = history.releases[0] if len(history.releases) == 1 else f"{history.releases[0]} .. {history.releases[-1]}"
+        print(f"{history.family}: {history.cases} cases at {len(history.releases)} releases ({span}), {len(history.behaviours)} behaviour(s)")
+        for change in history.changes:
+            said = [f"{change.cases} of {change.total} cases answer otherwise, the first {change.first}"] if change.cases else []
+            said += [f"{change.added} cases asked from here on"] if change.added else []
+            said += [f"{change.removed} cases no longer asked"] if change.removed else []
+            print(f"  {change.before} -> {change.after}: {'; '.join(said)}")
     return 0
 
 
@@ -704,19 +747,21 @@ def _parser() -> argparse.ArgumentParser:
     build.set_defaults(handler=_golden_import)
     record = golden_commands.add_parser(
         "record",
-        help="ask a RocketMQ release's own classes, from Maven Central, and write their answers as a golden directory",
+        help="ask RocketMQ's own classes, from Maven Central, and write their answers as a golden directory",
         description="Resolve org.apache.rocketmq:rocketmq-client:RELEASE (consumer allocation, producer selection) "
         "and/or org.apache.rocketmq:rocketmq-client-java:VERSION (the 5.x gRPC balancers) with Maven (downloads "
         "cached in ~/.m2), compile the project's Java harness against it, ask it every scenario (default: those of "
         "the shipped vectors of each kind), and import the answers into DIR (the producer's into DIR/producer, the "
         "gRPC balancers' into DIR/grpc), each run's provenance naming the coordinates, each jar's SHA-256 and, "
-        "where a version's API decides, the methods called. Needs mvn and a JDK.",
+        "where a version's API decides, the methods called. --every-release asks every version Maven Central "
+        "serves, one JVM each, and keeps one answer per group of versions that answered alike. Needs mvn and a JDK.",
     )
-    record.add_argument("--release", help="a rocketmq-client release Maven Central serves, such as 5.3.3")
+    record.add_argument("--release", help="a rocketmq-client release Maven Central serves, such as 5.3.3 (4.0.0 and 4.1.0 are its -incubating ones)")
     record.add_argument("--client-java", help="a rocketmq-client-java version Maven Central serves, such as 5.2.0")
+    record.add_argument("--every-release", action="store_true", help="every rocketmq-client release and rocketmq-client-java version Maven Central serves (rmq-conformance golden releases lists them)")
     record.add_argument("--out", type=Path, required=True, help="golden directory to write (left as it was on any error)")
     record.add_argument(
-        "--kind", choices=sorted(RECORDED),
+        "--kind", choices=sorted(RECORDERS_KINDS),
         help="record one kind (default: every kind of the versions named, or the kind of --scenarios)",
     )
     record.add_argument(
@@ -728,6 +773,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     record.add_argument("--charset", default="UTF-8", help="the JVM's default charset of the allocation kind (CONSISTENT_HASH hashes its bytes; default UTF-8)")
     record.set_defaults(handler=_golden_record)
+    releases = golden_commands.add_parser(
+        "releases",
+        help="list the rocketmq-client releases and rocketmq-client-java versions Maven Central serves",
+        description="Read Maven Central's listing of org.apache.rocketmq:rocketmq-client and rocketmq-client-java: "
+        "the versions golden record --every-release asks, and the pre-releases it leaves out.",
+    )
+    releases.set_defaults(handler=_golden_releases)
+    changes = golden_commands.add_parser(
+        "changes",
+        help="what changed between releases: per family, the releases at which Java's answers changed",
+        description="Read golden directories (default: the shipped vectors of every kind) and print, per family, "
+        "the releases its vectors cover, how many behaviours they show (neighbouring releases that answer every "
+        "case alike are one), and each step between neighbouring releases at which answers changed: how many "
+        "cases and the first.",
+    )
+    changes.add_argument("directory", type=Path, nargs="*", help="golden directories (each with its manifest.json)")
+    changes.set_defaults(handler=_golden_changes)
 
     sweep = commands.add_parser(
         "sweep",

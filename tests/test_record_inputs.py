@@ -66,7 +66,7 @@ def test_a_scenario_file_it_cannot_use_is_named_with_its_line(text, says, tmp_pa
 @pytest.mark.parametrize(
     "arguments, says",
     [
-        ([], "name what to ask: --release R (rocketmq-client) and/or --client-java V (rocketmq-client-java)"),
+        ([], "name what to ask: --release R (rocketmq-client) and/or --client-java V (rocketmq-client-java), or --every-release"),
         (["--client-java", "5.x"], "--client-java 5.x: a rocketmq-client-java version looks like 5.2.0"),
         (["--release", "5.3.3", "--kind", "grpc"], "the grpc kind is asked of rocketmq-client-java: name its version with --client-java"),
         (["--client-java", "5.2.0", "--kind", "producer"], "the producer kind is asked of rocketmq-client: name its version with --release"),

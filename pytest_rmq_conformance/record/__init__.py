@@ -1,17 +1,18 @@
 """The Java reference, asked directly: the project's harness (``record/java/``), compiled against a
-RocketMQ release that Maven resolves from Maven Central, answers scenarios as harness records
-(``schemas/harness-record.schema.json``, ``schemas/producer-harness-record.schema.json``), the
-input of ``rmq-conformance golden import``.
+release that Maven resolves from Maven Central, answers scenarios as harness records
+(``schemas/harness-record.schema.json``, ``producer-harness-record``, ``grpc-harness-record``),
+the input of ``rmq-conformance golden import``.
 
     from pytest_rmq_conformance.record import allocation, maven, producer
     jars = maven.resolve("org.apache.rocketmq:rocketmq-client:4.9.8")
     records = allocation.record(jars, "4.9.8", scenarios)
     traces = producer.record(jars, "4.9.8", producer.shipped_scenarios())
 
-The consumer allocation (the six ``AllocateMessageQueueStrategy`` classes and ``MessageQueue``'s
-order) and the producer selection (``MQFaultStrategy`` traces on the scenario's clock, the hash
-and random selectors), each release through its own API (``jvm`` compiles and runs, ``maven``
-resolves); the 5.x gRPC balancers come next.
+One module per kind: ``allocation`` (the six ``AllocateMessageQueueStrategy`` classes and
+``MessageQueue``'s order), ``producer`` (``MQFaultStrategy`` traces on the scenario's clock, the
+hash and random selectors), ``grpc`` (rocketmq-client-java's balancers), each version through its
+own API; ``recorders`` asks versions one by one and imports them together, ``served`` names what
+Maven Central serves, ``jvm`` compiles and runs the harness, ``maven`` resolves.
 
 Internal: the recorder has no public name yet.
 """

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 from pytest_rmq_conformance.engine.resources import golden_dir
-from pytest_rmq_conformance.kinds.allocation.golden_import import import_harness
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
-from pytest_rmq_conformance.record.maven import Jars, RecordError, resolve
+from pytest_rmq_conformance.record.maven import Jars, RecordError
 
-__all__ = ["INPUTS", "answered", "read_scenarios", "record", "record_release", "shipped_scenarios"]
+__all__ = ["INPUTS", "read_scenarios", "record", "shipped_scenarios"]
 
 #: a scenario's input fields (harness-record.schema.json's, without the answers)
 INPUTS = ("id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags")
@@ -82,38 +79,3 @@ def read_scenarios(path: Path) -> list[dict[str, Any]]:
     if not out:
         raise RecordError(f"{path}: no scenarios in it")
     return out
-
-
-def record_release(release: str, scenarios: list[dict[str, Any]], out: Path, charset: str = "UTF-8") -> dict[str, Any]:
-    """``scenarios`` asked of ``rocketmq-client:<release>`` from Maven Central, imported into the
-    golden directory ``out`` (written only when every step succeeded); each run's provenance
-    names the coordinates and each jar's SHA-256. Returns the import's summary and the figures."""
-    jars = resolve(f"org.apache.rocketmq:rocketmq-client:{release}")
-    records, lacking = answered(record(jars, release, scenarios, charset))
-    if not records:
-        raise RecordError(f"{jars.coordinates} has none of the strategies asked: {lacking}")
-    provenance = {"coordinates": jars.coordinates, "jars": jars.sha256}
-    with tempfile.TemporaryDirectory(prefix="rmq-record-") as scratch:
-        harness = Path(scratch) / release
-        harness.mkdir(parents=True)
-        suffix = "" if charset.upper() == "UTF-8" else f".{charset}"
-        by_family: dict[str, list[str]] = {}
-        for found in records:
-            found["reference"] = found["reference"] | {"maven": provenance}
-            by_family.setdefault(found["strategy"], []).append(json.dumps(found, ensure_ascii=True) + "\n")
-        for family, lines in by_family.items():
-            (harness / f"{family}{suffix}.jsonl").write_text("".join(lines), encoding="ascii")
-        try:
-            report = import_harness(harness.parent, out)
-        except GoldenDataError as exc:
-            raise RecordError(f"the recorded answers do not import: {exc}") from None
-    summary = report.summary() + (f"\nleft out, as the release lacks their strategy: {lacking}" if lacking else "")
-    return {"coordinates": jars.coordinates, "jars": len(jars.sha256), "records": len(records), "summary": summary}
-
-
-def answered(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
-    """The records that have answers, and a line counting the others by what the release lacks
-    (``12 CONSISTENT_HASH: this release has no AllocateMessageQueueConsistentHash``; empty when none)."""
-    lacking = Counter(f"{found['strategy']}: {found['unsupported']}" for found in records if "unsupported" in found)
-    kept = [found for found in records if "unsupported" not in found]
-    return kept, "; ".join(f"{count} {what}" for what, count in sorted(lacking.items()))

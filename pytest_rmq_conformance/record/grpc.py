@@ -13,13 +13,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 from pytest_rmq_conformance.engine.resources import golden_dir
-from pytest_rmq_conformance.kinds.grpc.golden_import import FAMILIES, import_vectors
+from pytest_rmq_conformance.kinds.grpc.golden_import import FAMILIES
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
-from pytest_rmq_conformance.record.maven import Jars, RecordError, resolve
+from pytest_rmq_conformance.record.maven import Jars, RecordError
 
-__all__ = ["ARTIFACT", "INPUTS", "read_scenarios", "record", "record_version", "shipped_scenarios"]
+__all__ = ["ARTIFACT", "INPUTS", "read_scenarios", "record", "shipped_scenarios"]
 
 #: the 5.x Java client whose balancers are the gRPC kind's reference
 ARTIFACT = "org.apache.rocketmq:rocketmq-client-java"
@@ -81,24 +80,3 @@ def read_scenarios(path: Path) -> list[dict[str, Any]]:
     if not out:
         raise RecordError(f"{path}: no scenarios in it")
     return out
-
-
-def record_version(version: str, scenarios: list[dict[str, Any]], out: Path) -> dict[str, Any]:
-    """``scenarios`` asked of ``rocketmq-client-java:<version>`` from Maven Central, imported into
-    the golden directory ``out`` (written only when every step succeeded); the run's provenance
-    names the coordinates, each jar's SHA-256 and the methods called."""
-    jars = resolve(f"{ARTIFACT}:{version}")
-    records = record(jars, version, scenarios)
-    provenance = {"coordinates": jars.coordinates, "jars": jars.sha256}
-    with tempfile.TemporaryDirectory(prefix="rmq-record-") as scratch:
-        by_family: dict[str, list[str]] = {}
-        for found in records:
-            found["reference"] = found["reference"] | {"maven": provenance}
-            by_family.setdefault(found["family"], []).append(json.dumps(found, ensure_ascii=True) + "\n")
-        for family, lines in by_family.items():
-            (Path(scratch) / f"{family}.jsonl").write_text("".join(lines), encoding="ascii")
-        try:
-            report = import_vectors(Path(scratch), out)
-        except GoldenDataError as exc:
-            raise RecordError(f"the recorded answers do not import: {exc}") from None
-    return {"coordinates": jars.coordinates, "jars": len(jars.sha256), "records": len(records), "summary": report.summary()}

@@ -12,11 +12,16 @@ import re
 import shutil
 import subprocess
 import tempfile
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
-__all__ = ["Jars", "RecordError", "resolve"]
+__all__ = ["CENTRAL", "Jars", "RecordError", "resolve", "served"]
+
+#: the repository whose listing ``served`` reads (Maven itself resolves through its own settings)
+CENTRAL = "https://repo.maven.apache.org/maven2"
 
 _COORDINATES = re.compile(r"^([\w.-]+):([\w.-]+):(\d[\w.-]*)$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a Maven that colours its log all the same
@@ -93,3 +98,15 @@ def resolve(coordinates: str) -> Jars:
         )
     paths = tuple(sorted(Path(path) for path in text.split(os.pathsep)))
     return Jars(coordinates, paths, {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths})
+
+
+def served(group: str, artifact: str, timeout: float = 30.0) -> list[str]:
+    """Every version of ``group:artifact`` that Maven Central lists (its ``maven-metadata.xml``),
+    oldest first as listed."""
+    url = f"{CENTRAL}/{group.replace('.', '/')}/{artifact}/maven-metadata.xml"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            listing = ElementTree.fromstring(answer.read())
+    except (OSError, ElementTree.ParseError) as exc:
+        raise RecordError(f"cannot read what Maven Central serves of {group}:{artifact} ({url}): {exc}") from None
+    return [version.text.strip() for version in listing.iterfind("./versioning/versions/version") if version.text]

@@ -16,13 +16,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError
 from pytest_rmq_conformance.engine.resources import golden_dir
-from pytest_rmq_conformance.kinds.producer.golden_import import FAMILIES, import_vectors
+from pytest_rmq_conformance.kinds.producer.golden_import import FAMILIES
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness, tool
 from pytest_rmq_conformance.record.maven import Jars, RecordError, resolve
 
-__all__ = ["ASM", "INPUTS", "read_scenarios", "record", "record_release", "shipped_scenarios"]
+__all__ = ["ASM", "INPUTS", "read_scenarios", "record", "shipped_scenarios"]
 
 #: a scenario's input fields per family (those of the harness records, without the answers)
 INPUTS = {
@@ -118,26 +117,3 @@ def read_scenarios(path: Path) -> list[dict[str, Any]]:
     if not out:
         raise RecordError(f"{path}: no scenarios in it")
     return out
-
-
-def record_release(release: str, scenarios: list[dict[str, Any]], out: Path) -> dict[str, Any]:
-    """``scenarios`` asked of ``rocketmq-client:<release>`` from Maven Central, imported into the
-    golden directory ``out`` (written only when every step succeeded); each run's provenance
-    names the coordinates, each jar's SHA-256, the methods called and the clock."""
-    jars = resolve(f"org.apache.rocketmq:rocketmq-client:{release}")
-    records = record(jars, release, scenarios)
-    provenance = {"coordinates": jars.coordinates, "jars": jars.sha256}
-    with tempfile.TemporaryDirectory(prefix="rmq-record-") as scratch:
-        harness = Path(scratch) / release
-        harness.mkdir(parents=True)
-        by_family: dict[str, list[str]] = {}
-        for found in records:
-            found["reference"] = found["reference"] | {"maven": provenance}
-            by_family.setdefault(found["family"], []).append(json.dumps(found, ensure_ascii=True) + "\n")
-        for family, lines in by_family.items():
-            (harness / f"{family}.jsonl").write_text("".join(lines), encoding="ascii")
-        try:
-            report = import_vectors(harness.parent, out)
-        except GoldenDataError as exc:
-            raise RecordError(f"the recorded answers do not import: {exc}") from None
-    return {"coordinates": jars.coordinates, "jars": len(jars.sha256), "records": len(records), "summary": report.summary()}

@@ -101,27 +101,16 @@ def _scenario(case: dict[str, Any]) -> str:
     return json.dumps({key: value for key, value in case.items() if key not in ("id", "category", "flags", "expect")}, sort_keys=True)
 
 
-def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
-    """Convert the vectors in ``source`` into the golden directory ``out`` (its ``manifest.json``
-    and case files are replaced; the new set is validated aside first, so a failed import leaves
-    ``out`` as it was)."""
-    source, out = Path(source), Path(out)
-    if not source.is_dir():
-        raise GoldenDataError(f"{source}: not a directory")
-    schema: str | Path = source / SOURCE_SCHEMA
-    if not Path(schema).is_file():
-        schema = RECORD_SCHEMA
-    files = [source / f"{family}.jsonl" for family in FAMILIES if (source / f"{family}.jsonl").is_file()]
-    if not files:
-        raise GoldenDataError(f"{source}: none of {', '.join(f + '.jsonl' for f in FAMILIES)}")
-    report = ImportReport()
-    runs: dict[str, dict[str, str]] = {}
+def _read_run(folder: Path, schema: str | Path, report: ImportReport, prefix: str) -> tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+    """One run's files in ``folder``: its id and provenance, its cases by family (a repeated
+    scenario left out) and the source entries (paths under ``prefix``)."""
+    runs: dict[str, dict[str, Any]] = {}
     sources: list[dict[str, Any]] = []
     by_family: dict[str, list[dict[str, Any]]] = {}
     ids: dict[str, str] = {}
-    for path in files:
+    for path in [folder / f"{family}.jsonl" for family in FAMILIES if (folder / f"{family}.jsonl").is_file()]:
         lines = 0
-        scenarios: dict[str, str] = {}
+        scenarios: dict[str, int] = {}
         for where, record in read_jsonl(path, schema):
             lines += 1
             if record["family"] != path.stem:
@@ -135,21 +124,77 @@ def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
             case = _case(record, run)
             scenario = _scenario(case)
             if scenario in scenarios:
-                if case["expect"] != by_family[path.stem][int(scenarios[scenario])]["expect"]:
+                if case["expect"] != by_family[path.stem][scenarios[scenario]]["expect"]:
                     raise GoldenDataError(f"{where}: the same scenario as an earlier line, with other answers")
                 report.duplicates += 1
                 continue
-            scenarios[scenario] = str(len(by_family.setdefault(path.stem, [])))
+            scenarios[scenario] = len(by_family.setdefault(path.stem, []))
             by_family[path.stem].append(case)
-            report.cases[path.stem] += 1
-        sources.append({"path": path.name, "run": next(iter(runs), ""), "lines": lines,
+        sources.append({"path": prefix + path.name, "run": next(iter(runs), ""), "lines": lines,
                         "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
-    report.run = next(iter(runs))
+    (run, provenance), = runs.items()
+    return run, provenance, by_family, sources
+
+
+def _version_key(run: str) -> tuple[int, ...]:
+    version = run.partition("+java-")[2]
+    return tuple(int(part) for part in version.split(".")) if version.replace(".", "").isdigit() else (-1,)
+
+
+def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
+    """Convert the vectors in ``source`` into the golden directory ``out`` (its ``manifest.json``
+    and case files are replaced; the new set is validated aside first, so a failed import leaves
+    ``out`` as it was). ``source`` holds one run's files, or a folder of them per version
+    (``<version>/<FAMILY>.jsonl``): a case then keeps one answer per group of versions that
+    answered alike, and must ask the same in each."""
+    source, out = Path(source), Path(out)
+    if not source.is_dir():
+        raise GoldenDataError(f"{source}: not a directory")
+    schema: str | Path = source / SOURCE_SCHEMA
+    if not Path(schema).is_file():
+        schema = RECORD_SCHEMA
+    if any((source / f"{family}.jsonl").is_file() for family in FAMILIES):
+        folders = [(source, "")]
+    else:
+        folders = [(folder, f"{folder.name}/") for folder in sorted(source.iterdir()) if is_source(folder)]
+    if not folders:
+        raise GoldenDataError(f"{source}: none of {', '.join(f + '.jsonl' for f in FAMILIES)}, nor a folder of them per version")
+    report = ImportReport()
+    read = [_read_run(folder, schema, report, prefix) for folder, prefix in folders]
+    read.sort(key=lambda found: _version_key(found[0]))
+    runs = {run: provenance for run, provenance, _, _ in read}
+    if len(runs) < len(read):
+        raise GoldenDataError(f"{source}: two folders hold the same run")
+    by_family: dict[str, list[dict[str, Any]]] = {}
+    for family in FAMILIES:
+        per_run = [(run, {case["id"]: case for case in cases.get(family, ())}) for run, _, cases, _ in read]
+        fullest = max((found for _, found in per_run), key=len)
+        order = list(fullest) + [case for _, found in per_run for case in found if case not in fullest]
+        merged = []
+        for case_id in dict.fromkeys(order):
+            asked = None
+            groups: dict[str, dict[str, Any]] = {}
+            for run, found in per_run:
+                if case_id not in found:
+                    continue
+                case = found[case_id]
+                inputs = {key: value for key, value in case.items() if key != "expect"}
+                if asked is not None and inputs != asked:
+                    raise GoldenDataError(f"{source}: {case_id} asks otherwise in {run} than in another version")
+                asked = inputs
+                answer = {key: value for key, value in case["expect"][0].items() if key != "runs"}
+                groups.setdefault(json.dumps(answer, sort_keys=True), {"runs": [], **answer})["runs"].append(run)
+            assert asked is not None
+            merged.append({**asked, "expect": [{"runs": group.pop("runs"), **group} for group in groups.values()]})
+        if merged:
+            by_family[family] = merged
+            report.cases[family] = len(merged)
+    report.run = ", ".join(runs)
     manifest = {
         "format": 1,
         "runs": runs,
         "files": {f"{name}.jsonl": len(cases) for name, cases in sorted(by_family.items())},
-        "sources": sources,
+        "sources": [entry for _, _, _, entries in read for entry in entries],
     }
     write_golden(out, manifest, by_family)
     return report

@@ -1,0 +1,106 @@
+"""Internal: what changed between releases, read from golden directories: per family, the releases
+in order, the groups of neighbouring releases whose answers are identical on every case (its
+behaviours), and each step between neighbours at which some answer changed (how many cases, the
+first). A run of another JVM charset than UTF-8 stands beside its release and is left out; the
+runs of a client outside RocketMQ (the 5.x Java client) follow that client's versions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError
+from pytest_rmq_conformance.engine.records import Run
+
+__all__ = ["Change", "History", "histories"]
+
+_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+@dataclass(frozen=True)
+class Change:
+    """A step between neighbouring releases at which ``cases`` of the family's ``total`` cases
+    answer otherwise (``first``: the first in file order, ``None`` when none does) and ``added``
+    cases have answers after it only (``removed``: before it only), a release that could not be
+    asked them (its classes lacked what they need)."""
+
+    before: str
+    after: str
+    cases: int
+    total: int
+    first: str | None
+    added: int = 0
+    removed: int = 0
+
+
+@dataclass(frozen=True)
+class History:
+    """One family across the releases that have its vectors (``releases``, oldest first), by the
+    names its runs give them (``4.9.8``, ``rocketmq-client-java 5.2.0``)."""
+
+    family: str
+    releases: tuple[str, ...]
+    runs: tuple[str, ...]  # the run id of each release
+    behaviours: tuple[tuple[str, ...], ...]  # neighbouring releases with identical answers
+    changes: tuple[Change, ...]
+    cases: int
+
+
+def _label(run: Run) -> str:
+    return run.client or run.rocketmq
+
+
+def _order(run: Run) -> tuple[int, ...]:
+    found = _VERSION.search(_label(run))
+    return tuple(int(part) for part in found.groups()) if found else (0,)
+
+
+def _history(family: str, cases: Sequence[dict], runs: dict[str, Run]) -> History:
+    used = [run for run in runs.values() if run.default_charset == "UTF-8" and any(
+        run.id in group["runs"] for case in cases for group in case["expect"])]
+    used.sort(key=_order)
+    answers = [{run_id: index for index, group in enumerate(case["expect"]) for run_id in group["runs"]} for case in cases]
+    behaviours: list[list[str]] = []
+    changes = []
+    for before, after in zip([None, *used], used):
+        if before is None:
+            behaviours.append([_label(after)])
+            continue
+        both = [(case, where) for case, where in zip(cases, answers) if before.id in where and after.id in where]
+        differ = [case["id"] for case, where in both if where[before.id] != where[after.id]]
+        added = sum(after.id in where and before.id not in where for where in answers)
+        removed = sum(before.id in where and after.id not in where for where in answers)
+        if differ or added or removed:
+            first = differ[0] if differ else None
+            changes.append(Change(_label(before), _label(after), len(differ), len(cases), first, added, removed))
+            behaviours.append([_label(after)])
+        else:
+            behaviours[-1].append(_label(after))
+    return History(
+        family,
+        tuple(_label(run) for run in used),
+        tuple(run.id for run in used),
+        tuple(tuple(group) for group in behaviours),
+        tuple(changes),
+        len(cases),
+    )
+
+
+def histories(directories: Iterable[Path]) -> list[History]:
+    """Every family of the golden ``directories``, in the order their files are listed."""
+    out = []
+    for directory in directories:
+        try:
+            manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise GoldenDataError(f"{directory / MANIFEST}: cannot read: {exc}") from None
+        runs = {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
+        for name in manifest["files"]:
+            path = directory / name
+            cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            out.append(_history(name.removesuffix(".jsonl"), cases, runs))
+    return out
