@@ -43,6 +43,8 @@ from pytest_rmq_conformance.releases import parse_release, release_problem
 
 __all__ = ["main", "parser"]
 
+#: the line that writes docs/releases.md, as the page says
+PAGE_COMMAND = "rmq-conformance golden changes --out docs/releases.md"
 #: the kinds golden record asks (record/recorders.py holds each one's artifact and harness)
 RECORDERS_KINDS = ("allocation", "grpc", "producer")
 #: the kind the replay, sweep and matrix commands cover
@@ -235,13 +237,18 @@ def _golden_releases(args: argparse.Namespace) -> int:
 
 
 def _golden_changes(args: argparse.Namespace) -> int:
-    from pytest_rmq_conformance.engine.golden.changes import histories
+    from pytest_rmq_conformance.engine.golden.changes import histories, markdown
 
     shipped = [directory for kind in all_kinds() for directory in kind.golden_dirs]
     from pytest_rmq_conformance.engine.resources import golden_dir
 
     directories = args.directory or [golden_dir(), *shipped]
-    for history in histories(directories):
+    found = histories(directories)
+    if args.out is not None:
+        args.out.write_text(markdown(found, PAGE_COMMAND), encoding="utf-8")
+        print(f"written: {args.out}")
+        return 0
+    for history in found:
         span = history.releases[0] if len(history.releases) == 1 else f"{history.releases[0]} .. {history.releases[-1]}"
         print(f"{history.family}: {history.cases} cases at {len(history.releases)} releases ({span}), {len(history.behaviours)} behaviour(s)")
         for change in history.changes:
@@ -789,6 +796,7 @@ def _parser() -> argparse.ArgumentParser:
         "cases and the first.",
     )
     changes.add_argument("directory", type=Path, nargs="*", help="golden directories (each with its manifest.json)")
+    changes.add_argument("--out", type=Path, help="write the page What changed between releases (Markdown) here instead")
     changes.set_defaults(handler=_golden_changes)
 
     sweep = commands.add_parser(

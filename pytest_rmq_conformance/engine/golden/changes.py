@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +18,7 @@ from pathlib import Path
 from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError
 from pytest_rmq_conformance.engine.records import Run
 
-__all__ = ["Change", "History", "histories"]
+__all__ = ["Change", "History", "histories", "markdown"]
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -48,6 +50,10 @@ class History:
     behaviours: tuple[tuple[str, ...], ...]  # neighbouring releases with identical answers
     changes: tuple[Change, ...]
     cases: int
+    #: per change, the categories of the cases that answer otherwise, with their counts
+    categories: tuple[tuple[tuple[str, int], ...], ...] = ()
+    #: per release, how many cases have its answers
+    asked: tuple[int, ...] = ()
 
 
 def _label(run: Run) -> str:
@@ -66,6 +72,7 @@ def _history(family: str, cases: Sequence[dict], runs: dict[str, Run]) -> Histor
     answers = [{run_id: index for index, group in enumerate(case["expect"]) for run_id in group["runs"]} for case in cases]
     behaviours: list[list[str]] = []
     changes = []
+    categories: list[tuple[tuple[str, int], ...]] = []
     for before, after in zip([None, *used], used):
         if before is None:
             behaviours.append([_label(after)])
@@ -77,6 +84,8 @@ def _history(family: str, cases: Sequence[dict], runs: dict[str, Run]) -> Histor
         if differ or added or removed:
             first = differ[0] if differ else None
             changes.append(Change(_label(before), _label(after), len(differ), len(cases), first, added, removed))
+            moved = Counter(case["category"] for case, where in both if where[before.id] != where[after.id])
+            categories.append(tuple(sorted(moved.items(), key=lambda item: (-item[1], item[0]))))
             behaviours.append([_label(after)])
         else:
             behaviours[-1].append(_label(after))
@@ -87,6 +96,8 @@ def _history(family: str, cases: Sequence[dict], runs: dict[str, Run]) -> Histor
         tuple(tuple(group) for group in behaviours),
         tuple(changes),
         len(cases),
+        tuple(categories),
+        tuple(sum(run.id in where for where in answers) for run in used),
     )
 
 
@@ -104,3 +115,52 @@ def histories(directories: Iterable[Path]) -> list[History]:
             cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
             out.append(_history(name.removesuffix(".jsonl"), cases, runs))
     return out
+
+
+def _rerun(history: History, change: Change) -> str:
+    """The line that replays the first changed case with the reference port at the later release."""
+    run = history.runs[history.releases.index(change.after)]
+    release = run.partition("+")[0]
+    words = ["pytest", f"--rmq-strategy={history.family}", f"--rmq-reference-version={release}",
+             "--rmq-checks=golden", f"--rmq-case={change.first}"]
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def markdown(found: Sequence[History], command: str) -> str:
+    """The page "What changed between releases" for ``found``, saying it was written by ``command``."""
+    lines = [
+        "# What changed between releases",
+        "",
+        "Per family, the releases whose Java classes answered its cases, and each step between",
+        "neighbouring releases at which an answer changed: how many cases, their categories, and the",
+        "first of them with the line that replays it with the reference port at the later release.",
+        "An answer is all the vectors record of a case (for a trace, every step's queue, counters and",
+        "fault table). Neighbouring releases that answer every case alike are one behaviour. Read the",
+        "steps between your release and the one you upgrade to.",
+        "",
+        f"Written by `{command}` from the golden vectors.",
+        "",
+        "| family | cases | releases | behaviours | steps with changed answers |",
+        "| --- | ---: | --- | ---: | ---: |",
+    ]
+    for history in found:
+        span = history.releases[0] if len(history.releases) == 1 else f"{history.releases[0]} to {history.releases[-1]} ({len(history.releases)})"
+        lines.append(f"| {history.family} | {history.cases:,} | {span} | {len(history.behaviours)} | {len(history.changes)} |")
+    for history in found:
+        if not history.changes:
+            continue
+        lines += ["", f"## {history.family}", ""]
+        lines.append("Behaviours: " + "; ".join(", ".join(group) for group in history.behaviours) + ".")
+        for change, categories in zip(history.changes, history.categories):
+            lines += ["", f"### {change.before} to {change.after}", ""]
+            if change.cases:
+                share = f"{change.cases:,} of {change.total:,} cases answer otherwise"
+                by = ", ".join(f"{category} {count:,}" for category, count in categories)
+                lines.append(f"{share} (by category: {by}). The first, `{change.first}`, at {change.after}:")
+                others = history.asked[history.releases.index(change.after)] - 1
+                lines += ["", "```console", f"$ {_rerun(history, change)}", "...", f"...1 passed, {others:,} deselected in ...", "```"]
+            if change.added:
+                lines.append(f"{change.added:,} cases have answers from {change.after} on ({change.before} could not be asked them).")
+            if change.removed:
+                lines.append(f"{change.removed:,} cases have no answers at {change.after}.")
+    return "\n".join(lines) + "\n"

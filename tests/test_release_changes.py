@@ -1,0 +1,39 @@
+"""docs/releases.md, "What changed between releases", is what ``rmq-conformance golden changes``
+writes from the shipped golden vectors: a change of the vectors that leaves the page behind fails
+here (its rerun lines run in tests/test_docs_blocks.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_rmq_conformance import cli
+from pytest_rmq_conformance.engine.golden.changes import histories, markdown
+from pytest_rmq_conformance.engine.kinds import all_kinds
+from pytest_rmq_conformance.engine.resources import golden_dir
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "releases.md"
+
+
+def test_the_committed_page_is_what_the_shipped_vectors_give():
+    shipped = [golden_dir(), *(directory for kind in all_kinds() for directory in kind.golden_dirs)]
+    assert PAGE.read_text(encoding="utf-8") == markdown(histories(shipped), cli.PAGE_COMMAND), (
+        f"docs/releases.md is stale: run {cli.PAGE_COMMAND}"
+    )
+
+
+def test_the_command_writes_the_page(tmp_path, capsys):
+    out = tmp_path / "releases.md"
+    assert cli.main(["golden", "changes", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == PAGE.read_text(encoding="utf-8")
+    assert capsys.readouterr().out == f"written: {out}\n"
+
+
+def test_the_page_names_the_changes_the_vectors_know():
+    """The fault strategy's rewrite (4.7.1 to 4.9.8) and 5.x pipeline (to 5.3.3), and 4.7.1's
+    abs(MIN_VALUE) in the hash selector, each with its rerun line."""
+    text = PAGE.read_text(encoding="utf-8")
+    for family, step in [("FAULT_STRATEGY", "4.7.1 to 4.9.8"), ("FAULT_STRATEGY", "4.9.8 to 5.3.3"), ("SELECTOR_HASH", "4.7.1 to 4.9.8")]:
+        section = text.split(f"## {family}\n", 1)[1].split("\n## ", 1)[0]
+        assert f"### {step}\n" in section, (family, step)
+    assert "(by category: min-value 25)" in text
+    assert "$ pytest --rmq-strategy=SELECTOR_HASH --rmq-reference-version=4.9.8 --rmq-checks=golden --rmq-case=pub-SELECTOR_HASH-0013-min-value" in text
