@@ -39,7 +39,7 @@ from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, referen
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
 from pytest_rmq_conformance.record.maven import RecordError
-from pytest_rmq_conformance.releases import parse_release, release_problem
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE, parse_release, release_problem, resolve_line
 
 __all__ = ["main", "parser"]
 
@@ -63,9 +63,23 @@ def _shipped_releases() -> list[str]:
     return sorted({run.rocketmq for run in load_golden(strategies=()).runs.values()}, key=parse_release)
 
 
+def _lines(option: str, versions: Sequence[str], covered: Iterable[str]) -> list[str]:
+    """``versions`` with each release line (``4.9``) made the newest release of ``covered`` in it,
+    saying so in one line each (``--release 4.9: RocketMQ 4.9.8, the newest 4.9 release ...``)."""
+    covered = list(covered)
+    out = []
+    for version in versions:
+        release, said = resolve_line(version, covered)
+        if said is not None:
+            print(f"{option} {version}: RocketMQ {release}, {said}")
+        out.append(release)
+    return out
+
+
 def _replay(args: argparse.Namespace) -> int:
     golden = load_golden(args.golden)
-    problems = _release_problems("--release", args.release or (), (run.rocketmq for run in golden.runs.values()))
+    args.release = _lines("--release", args.release or (), (run.rocketmq for run in golden.runs.values()))
+    problems = _release_problems("--release", args.release, (run.rocketmq for run in golden.runs.values()))
     if problems:
         print(f"rmq-conformance replay: error: {'; '.join(problems)}", file=sys.stderr)
         return 2
@@ -491,7 +505,7 @@ def _group_space(args: argparse.Namespace):
 
 def _allocation_sweep(args: argparse.Namespace) -> int:
     error = _sweep_error
-    version = args.reference_version or "5.3.3"
+    (version,) = _lines("--reference-version", [args.reference_version or DEFAULT_RELEASE], _shipped_releases())
     if args.no_references and not args.strategy:
         return error("--no-references leaves nothing to sweep: name a strategy with --strategy SPEC")
     try:
@@ -624,7 +638,7 @@ def _group_sweep(args: argparse.Namespace) -> int:
 
 
 def _mix_sweep(args: argparse.Namespace) -> int:
-    version = args.reference_version or "5.3.3"
+    (version,) = _lines("--reference-version", [args.reference_version or DEFAULT_RELEASE], _shipped_releases())
     if not args.strategy:
         return _sweep_error("--mix needs a strategy to mix with Java's: --strategy SPEC (repeatable)")
     try:
@@ -681,7 +695,7 @@ def _matrix(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.matrix.render import write_matrix
 
     shipped = _shipped_releases()
-    releases = args.release or shipped
+    releases = _lines("--release", args.release, shipped) if args.release else shipped
     checks = [part.strip() for part in args.checks.split(",") if part.strip()]
     problems = _release_problems("--release", releases, shipped)
     problems += [f"--checks {c}: not one of {', '.join(CHECKS)}" for c in checks if c not in CHECKS]

@@ -9,13 +9,14 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["RELEASES", "DEFAULT_RELEASE", "parse_release", "release_problem"]
+__all__ = ["RELEASES", "DEFAULT_RELEASE", "is_line", "parse_release", "release_problem", "resolve_line"]
 
 #: The RocketMQ releases whose Java classes produced the golden vectors.
 RELEASES: tuple[str, ...] = ("4.7.1", "4.9.8", "5.3.3")
 DEFAULT_RELEASE = "5.3.3"
 
 _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+_LINE = re.compile(r"(\d+)\.(\d+)")
 
 
 def parse_release(version: str) -> tuple[int, int, int]:
@@ -35,15 +36,34 @@ def _parse_release(version: str) -> tuple[int, int, int]:
     return (int(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
+def is_line(version: str) -> bool:
+    """Whether ``version`` names a release line, such as ``4.9``."""
+    return isinstance(version, str) and _LINE.fullmatch(version) is not None
+
+
+def resolve_line(version: str, covered: Iterable[str]) -> tuple[str, str | None]:
+    """A release line (``4.9``, ``5.3``) as the newest of ``covered`` in it, with the words saying
+    which (``the newest 4.9 release the golden data covers``); any other version, or a line none
+    of ``covered`` is in, as it is, with ``None``."""
+    if not is_line(version):
+        return version, None
+    found = sorted((release for release in set(covered) if release.startswith(f"{version}.")), key=parse_release)
+    if not found:
+        return version, None
+    return found[-1], f"the newest {version} release the golden data covers"
+
+
 def release_problem(version: str, covered: Iterable[str]) -> str | None:
     """Why ``version`` cannot be judged, the one rule of every command that takes a release: it must
     read as a 4.x or 5.x release and be one of ``covered``, the releases golden vectors exist for;
     ``None`` when it is."""
+    releases = sorted(set(covered), key=parse_release)
+    if is_line(version):
+        return f"no golden vectors for a RocketMQ {version} release: the golden data covers {', '.join(releases)}"
     try:
         parse_release(version)
     except ValueError as exc:
         return str(exc)
-    releases = sorted(set(covered), key=parse_release)
     if version not in releases:
         return f"no golden vectors for RocketMQ {version}: the golden data covers {', '.join(releases)}"
     return None

@@ -636,7 +636,14 @@ def test_vectors_a_golden_dir_adds_at_another_release_count(pytester):
     result.stdout.fnmatch_lines(["*test_golden[[]team-GROUP_HASH-0001-at-4.9.8[]] PASSED*"])
 
 
-@pytest.mark.parametrize("release, message", [("4.8.0", "no golden vectors for RocketMQ 4.8.0: the golden data covers 4.7.1, 4.9.8, 5.3.3"), ("6.0", "RocketMQ release must look like*")])
+@pytest.mark.parametrize(
+    "release, message",
+    [
+        ("4.8.0", "no golden vectors for RocketMQ 4.8.0: the golden data covers 4.7.1, 4.9.8, 5.3.3"),
+        ("6.0", "no golden vectors for a RocketMQ 6.0 release: the golden data covers 4.7.1, 4.9.8, 5.3.3"),
+        ("6.0.x", "RocketMQ release must look like*"),
+    ],
+)
 def test_a_release_without_golden_data_is_a_usage_error(pytester, release, message):
     result = run(pytester, "--rmq-strategy=AVG", f"--rmq-reference-version={release}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

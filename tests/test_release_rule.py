@@ -1,20 +1,32 @@
 """One rule for a release, whichever command is given it: pytest's ``--rmq-reference-version``,
 the sweep's ``--reference-version``, replay's and the matrix's ``--release`` all refuse a release
-the golden vectors do not cover, with the same words, and exit 2 (pytest: 4)."""
+the golden vectors do not cover, with the same words, and exit 2 (pytest: 4); and each takes a
+release line (``4.9``) as its newest release the vectors cover, saying which in one line."""
 
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.releases import RELEASES, release_problem
+from pytest_rmq_conformance.releases import RELEASES, release_problem, resolve_line
 
 UNCOVERED = "no golden vectors for RocketMQ 5.1.0: the golden data covers 4.7.1, 4.9.8, 5.3.3"
-UNREADABLE = "RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not '5.1'"
+UNCOVERED_LINE = "no golden vectors for a RocketMQ 5.1 release: the golden data covers 4.7.1, 4.9.8, 5.3.3"
+UNREADABLE = "RocketMQ release must look like 4.9.8 or 5.3.3 (4.x or 5.x), not '5.1.x'"
 
 
 def test_the_rule_refuses_what_no_vectors_cover_and_what_is_no_release():
     assert release_problem("5.1.0", RELEASES) == UNCOVERED
-    assert release_problem("5.1", RELEASES) == UNREADABLE
+    assert release_problem("5.1", RELEASES) == UNCOVERED_LINE
+    assert release_problem("5.1.x", RELEASES) == UNREADABLE
     assert all(release_problem(release, RELEASES) is None for release in RELEASES)
+
+
+@pytest.mark.parametrize(
+    "given, found",
+    [("4.9", ("4.9.8", "the newest 4.9 release the golden data covers")), ("5.3", ("5.3.3", "the newest 5.3 release the golden data covers")),
+     ("5.1", ("5.1", None)), ("4.9.8", ("4.9.8", None)), ("5", ("5", None))],
+)
+def test_a_line_is_its_newest_covered_release(given, found):
+    assert resolve_line(given, ("4.7.1", "4.9.6", "4.9.8", "5.3.3")) == found
 
 
 @pytest.mark.parametrize(
@@ -27,7 +39,7 @@ def test_the_rule_refuses_what_no_vectors_cover_and_what_is_no_release():
     ],
     ids=["sweep", "sweep-mix", "replay", "matrix"],
 )
-@pytest.mark.parametrize("release, problem", [("5.1.0", UNCOVERED), ("5.1", UNREADABLE)])
+@pytest.mark.parametrize("release, problem", [("5.1.0", UNCOVERED), ("5.1", UNCOVERED_LINE), ("5.1.x", UNREADABLE)])
 def test_every_command_that_takes_a_release_refuses_it_by_the_rule(argv, option, release, problem, capsys, tmp_path):
     args = [word.format(r=release) for word in argv]
     if args[0] == "sweep":  # small, should the release be let through
@@ -44,3 +56,26 @@ def test_pytest_refuses_the_same_release_in_the_same_words(pytester):
     result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=AVG", "--rmq-reference-version=5.1.0")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: --rmq-reference-version=5.1.0: {UNCOVERED}"])
+
+
+def test_pytest_takes_a_line_as_its_newest_release_and_says_so(pytester):
+    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=AVG", "--rmq-reference-version=4.9",
+                                "--rmq-checks=golden", "--rmq-case=pub-AVG-0001-published-example")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines([
+        "rmq-conformance: RocketMQ 4.9.8 (--rmq-reference-version 4.9: the newest 4.9 release the golden data covers), *",
+        "*1 passed*",
+    ])
+
+
+def test_pytest_refuses_a_line_no_vectors_cover(pytester):
+    result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=AVG", "--rmq-reference-version=5.1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: --rmq-reference-version=5.1: {UNCOVERED_LINE}"])
+
+
+def test_replay_takes_a_line_and_says_which_release_it_is(capsys):
+    assert main(["replay", "--release", "4.7", "--strategy", "CONFIG"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "--release 4.7: RocketMQ 4.7.1, the newest 4.7 release the golden data covers"
+    assert any(line.startswith("4.7.1 ") for line in out) and not any(line.startswith("4.9.8 ") for line in out)

@@ -72,6 +72,7 @@ def add_options(parser) -> None:
         metavar="RELEASE",
         help="RocketMQ release whose Java answers are the reference: "
         + ", ".join(f"{release} (default)" if release == DEFAULT_RELEASE else release for release in reversed(RELEASES))
+        + "; a line, such as 4.9, is the newest of its releases the golden data covers (the header says which)"
         + ". Also: env RMQ_REFERENCE_VERSION, ini rmq_reference_version.",
     )
     group.addoption(
@@ -325,6 +326,16 @@ def settings_from(config, seed: int) -> Any:
 
     spec, origin = choose(config, "strategy")
     version, version_origin = choose(config, "reference-version")
+    if version_origin != "default":  # a line (4.9) is its newest release the golden data covers
+        from pytest_rmq_conformance.engine.golden.data import shipped_releases
+        from pytest_rmq_conformance.releases import is_line, release_problem, resolve_line
+
+        line, covered = version, shipped_releases()
+        version, said = resolve_line(version, covered)
+        if said is not None:
+            version_origin = f"{version_origin} {line}: {said}"
+        elif is_line(line):
+            raise pytest.UsageError(f"{version_origin}={line}: {release_problem(line, covered)}")
     try:
         charset = normalize_charset(config.getoption("rmq_charset") or CHARSET)
     except ValueError as exc:

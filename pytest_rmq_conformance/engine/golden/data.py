@@ -40,6 +40,7 @@ __all__ = [
     "schema_problems",
     "check_runs",
     "write_golden",
+    "shipped_releases",
 ]
 
 MANIFEST = "manifest.json"
@@ -398,3 +399,12 @@ def write_golden(out: Path, manifest: Mapping[str, Any], files: Mapping[str, Seq
                 stale.unlink()
         for new in staged.iterdir():
             os.replace(new, out / new.name)
+
+
+def shipped_releases() -> list[str]:
+    """The releases the shipped golden vectors of every kind cover (read from their manifests alone)."""
+    from pytest_rmq_conformance.releases import parse_release
+
+    directories = [None, *(directory for kind in kinds.all_kinds() for directory in kind.golden_dirs)]
+    found = {run.rocketmq for directory in directories for run in load_golden(directory, strategies=()).runs.values()}
+    return sorted(found, key=parse_release)
