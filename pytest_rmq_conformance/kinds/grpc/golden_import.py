@@ -43,11 +43,12 @@ class ImportReport:
     cases: Counter = field(default_factory=Counter)  # per family
     duplicates: int = 0  # lines whose scenario an earlier line already holds
     run: str = ""
+    lines: int = 0  # lines read, of every run
 
     def summary(self) -> str:
         families = ", ".join(f"{name}: {count}" for name, count in sorted(self.cases.items()))
         return (
-            f"read {sum(self.cases.values()) + self.duplicates} gRPC balancer vectors of {self.run}\n"
+            f"read {self.lines} gRPC balancer vectors of {self.run}\n"
             f"wrote {sum(self.cases.values())} cases ({families}); {self.duplicates} repeated scenario(s) left out"
         )
 
@@ -113,6 +114,7 @@ def _read_run(folder: Path, schema: str | Path, report: ImportReport, prefix: st
         scenarios: dict[str, int] = {}
         for where, record in read_jsonl(path, schema):
             lines += 1
+            report.lines += 1
             if record["family"] != path.stem:
                 raise GoldenDataError(f"{where}: a {record['family']} vector in {path.name}")
             run, provenance = _run_of(record["reference"])
