@@ -190,8 +190,15 @@ def _record_plan(args: argparse.Namespace) -> dict[str, list[str]]:
             raise RecordError(f"--release {args.release}: {exc}") from None
     if args.client_java is not None and not _VERSION.fullmatch(args.client_java):
         raise RecordError(f"--client-java {args.client_java}: a rocketmq-client-java version looks like 5.2.0")
+    if args.generate is not None:
+        if args.scenarios is not None or args.kind not in (None, "allocation"):
+            raise RecordError("--generate draws consumer allocation scenarios: leave out --scenarios and --kind")
+        if args.generate < 1:
+            raise RecordError(f"--generate {args.generate}: draw at least one scenario")
     if args.kind is not None:
         chosen = [args.kind]
+    elif args.generate is not None:
+        chosen = ["allocation"]
     elif args.scenarios is not None:
         chosen = [_recorded_kind(args.scenarios)]
     elif args.every_release:
@@ -223,7 +230,14 @@ def _golden_record(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="rmq-record-golden-") as staging:
         for kind, versions in plan.items():  # every version asked before anything is written to --out
             recorder = RECORDERS[kind]
-            scenarios = recorder.module.read_scenarios(args.scenarios) if args.scenarios else recorder.module.shipped_scenarios()
+            if args.generate is not None:
+                from pytest_rmq_conformance.record import generate
+
+                scenarios = generate.allocation(args.generate, args.seed)
+            elif args.scenarios:
+                scenarios = recorder.module.read_scenarios(args.scenarios)
+            else:
+                scenarios = recorder.module.shipped_scenarios()
             source = Path(staging) / "asked" / kind
             for version in versions:
                 started = time.monotonic()
@@ -792,6 +806,12 @@ def _parser() -> argparse.ArgumentParser:
         "schemas/producer-harness-record.schema.json and schemas/grpc-harness-record.schema.json); a recorded "
         "line's answers are ignored (but for the currentCIDs of an allocation line's results)",
     )
+    record.add_argument(
+        "--generate", type=int, metavar="N",
+        help="ask N consumer allocation scenarios of the project's generator instead (record/generate.py: seeded, "
+        "each family in turn; their ids gen<SEED>-<FAMILY>-<nnnn>)",
+    )
+    record.add_argument("--seed", type=int, default=0, help="the generator's seed (default 0)")
     record.add_argument("--charset", default="UTF-8", help="the JVM's default charset of the allocation kind (CONSISTENT_HASH hashes its bytes; default UTF-8)")
     record.set_defaults(handler=_golden_record)
     releases = golden_commands.add_parser(

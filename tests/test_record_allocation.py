@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 
 import pytest
@@ -99,3 +100,18 @@ def test_the_command_records_a_users_scenarios_into_a_golden_directory_with_thei
     assert len(dict(run.jars)[f"rocketmq-client-{release}.jar"]) == 64
     recorded = {record["id"]: record for record in harness_records(tmp_path / "g")[f"{release}/AVG.jsonl"]}
     assert recorded and _answers(recorded.values()) == _answers(record for record in mine if record["id"] in recorded)
+
+
+def test_the_reference_ports_reproduce_what_java_answers_to_generated_scenarios(tmp_path, capsys):
+    """The project's generator (record/generate.py), a new seed each run (printed; replay it with
+    RMQ_RECORD_SEED), asked of the newest committed release: the reference ports give every answer."""
+    for tool in ("mvn", "javac", "java"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed")
+    seed = int(os.environ.get("RMQ_RECORD_SEED") or random.randrange(2**31))
+    print(f"generator seed {seed} (replay: RMQ_RECORD_SEED={seed})")
+    release = RELEASES[-1]
+    argv = ["golden", "record", "--release", release, "--generate", "120", "--seed", str(seed), "--out", str(tmp_path / "g")]
+    assert cli.main(argv) == 0
+    assert cli.main(["replay", "--golden", str(tmp_path / "g")]) == 0, f"seed {seed}"
+    assert "the reference ports reproduce every answer" in capsys.readouterr().out

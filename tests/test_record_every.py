@@ -14,7 +14,7 @@ from pytest_rmq_conformance.engine.golden.changes import histories
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.grpc.golden_import import import_vectors
-from pytest_rmq_conformance.record import served
+from pytest_rmq_conformance.record import generate, served
 
 
 @pytest.mark.parametrize(
@@ -137,3 +137,19 @@ def test_the_grpc_import_refuses_a_case_that_asks_otherwise_in_another_version(t
 def test_every_release_is_asked_alone(arguments, says, tmp_path, capsys):
     assert cli.main(["golden", "record", *arguments, "--out", str(tmp_path / "g")]) == 2
     assert capsys.readouterr().err == f"rmq-conformance: error: {says}\n"
+
+
+def test_the_generator_is_seeded_and_each_scenario_stands_alone():
+    """A seed gives the same scenarios, a larger count only adds some, another seed gives others;
+    the families take turns and each scenario has the input fields the allocation harness reads."""
+    first, more, other = generate.allocation(12, 5), generate.allocation(30, 5), generate.allocation(12, 6)
+    assert first == more[:12] and first != other
+    assert [s["strategy"] for s in first[:6]] == list(generate.FAMILIES)
+    assert all(set(s) == {"id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags"} for s in more)
+    assert len({s["id"] for s in more}) == 30 and more[7]["id"] == "gen5-AVG_BY_CIRCLE-0007"
+
+
+def test_generate_is_for_allocation_alone(tmp_path, capsys):
+    argv = ["golden", "record", "--release", "5.3.3", "--generate", "5", "--kind", "producer", "--out", str(tmp_path / "g")]
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err == "rmq-conformance: error: --generate draws consumer allocation scenarios: leave out --scenarios and --kind\n"
