@@ -30,6 +30,16 @@ def test_golden_files_are_ascii():
         path.read_bytes().decode("ascii")
 
 
+#: golden/README.md's size budget: the whole golden/ ships in the wheel
+BUDGET = 16 * 1024 * 1024
+
+
+def test_the_golden_data_stays_within_its_size_budget():
+    files = [path for path in golden_dir().rglob("*") if path.is_file()]
+    total = sum(path.stat().st_size for path in files)
+    assert len(files) > 10 and total <= BUDGET, f"golden/ holds {total:,} bytes, over its budget of {BUDGET:,} (golden/README.md)"
+
+
 def test_schemas_are_valid_draft_2020_12():
     from jsonschema import Draft202012Validator
 
