@@ -4,6 +4,7 @@ same run (this machine is shared and noisy; the ratio is the figure to report).
     python benchmarks/record_releases.py                       # every version Maven Central serves
     python benchmarks/record_releases.py --releases 4.7.1,5.5.0 --client-java 5.2.0
     python benchmarks/record_releases.py --maven-repo /tmp/m2  # a cold Maven repository
+    python benchmarks/record_releases.py --releases '' --client-java ''  # the floor alone (no network)
 
 Prints, per version and kind, the seconds the record took (Maven's resolution included) and its
 ratio to the floor, then the totals: wall time, and the CPU time of every process it started.
@@ -32,6 +33,13 @@ def floor(runs: int = 5) -> float:
     return statistics.median(times)
 
 
+def _versions(given: str | None, served) -> list[str]:
+    """The versions named (comma-separated; an empty string names none), else every one served."""
+    if given is None:
+        return list(served().recorded)
+    return [version for version in given.split(",") if version]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--releases", help="rocketmq-client releases, comma-separated (default: every one served)")
@@ -43,8 +51,8 @@ def main() -> int:
     from pytest_rmq_conformance.record.recorders import RECORDERS
     from pytest_rmq_conformance.record.served import client_java_versions, rocketmq_releases
 
-    releases = args.releases.split(",") if args.releases else list(rocketmq_releases().recorded)
-    clients = args.client_java.split(",") if args.client_java else list(client_java_versions().recorded)
+    releases = _versions(args.releases, rocketmq_releases)
+    clients = _versions(args.client_java, client_java_versions)
     before = floor()
     print(f"floor (java -version, median of 5): {before:.3f} s")
     started = time.perf_counter()
@@ -53,6 +61,7 @@ def main() -> int:
         for kind, versions in (("allocation", releases), ("producer", releases), ("grpc", clients)):
             recorder = RECORDERS[kind]
             scenarios = recorder.module.shipped_scenarios()
+            print(f"{kind}: {len(scenarios)} shipped scenarios, {len(versions)} versions to ask", flush=True)
             for version in versions:
                 at = time.perf_counter()
                 asked = recorder.ask(version, scenarios, Path(scratch) / kind)

@@ -18,6 +18,8 @@ TINY = {
     "plugin_run.py": ["--repeat", "1", "AVG"],
     "producer_replay.py": ["--repeat", "1"],
     "rebalance_run.py": ["--repeat", "1", "AVG"],
+    # no version asked (that needs Maven Central): the floor, and each kind's scenarios loaded
+    "record_releases.py": ["--releases", "", "--client-java", ""],
     "startup.py": ["--repeat", "1"],
     "sweep_memory.py": ["--scenarios", "12", "--queues", "1:8", "--consumers", "1:4", "--partitions", "2", "--no-report"],
     # its Spark part calls spark_session and run_sweep as sweep_memory.py does, whose tiny run is on Spark
