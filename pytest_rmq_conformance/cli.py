@@ -246,7 +246,8 @@ def _golden_record(args: argparse.Namespace) -> int:
                 print(
                     f"{kind}: {asked.coordinates} ({asked.jars} jars) answered {asked.records} scenarios{under} "
                     f"in {time.monotonic() - started:.1f} s"
-                    + (f"; left out, as it lacks what they need: {asked.lacking}" if asked.lacking else "")
+                    + (f"; left out, as it lacks what they need: {asked.lacking}" if asked.lacking else ""),
+                    flush=True,  # a line per version, as it comes (every release takes minutes)
                 )
             print(recorder.write(source, Path(staging) / "golden"))
         shutil.copytree(Path(staging) / "golden", args.out, dirs_exist_ok=True)
