@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.record import scenario_file
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
 from pytest_rmq_conformance.record.maven import Jars, RecordError
 
@@ -57,25 +58,12 @@ def shipped_scenarios() -> list[dict[str, Any]]:
 def read_scenarios(path: Path) -> list[dict[str, Any]]:
     """A file of scenarios, one JSON object a line with the input fields (:data:`INPUTS`); the
     answer fields of a recorded line are ignored but for the currentCIDs of its ``results``."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the scenarios: {exc}") from None
-    out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            scenario = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{number}: not a JSON object: {exc}") from None
-        missing = [key for key in INPUTS if not isinstance(scenario, dict) or key not in scenario]
-        if missing:
-            raise RecordError(
-                f"{path}:{number}: a scenario needs {', '.join(missing)} (see schemas/harness-record.schema.json)"
-            )
-        callers = [{"currentCID": result.get("currentCID")} for result in scenario.get("results") or []]
-        out.append({key: scenario[key] for key in INPUTS} | ({"results": callers} if callers else {}))
-    if not out:
-        raise RecordError(f"{path}: no scenarios in it")
-    return out
+    return scenario_file.read(path, _inputs)
+
+
+def _inputs(where: str, scenario: Any) -> dict[str, Any]:
+    missing = [key for key in INPUTS if not isinstance(scenario, dict) or key not in scenario]
+    if missing:
+        raise RecordError(f"{where}: a scenario needs {', '.join(missing)} (see schemas/harness-record.schema.json)")
+    callers = [{"currentCID": result.get("currentCID")} for result in scenario.get("results") or []]
+    return {key: scenario[key] for key in INPUTS} | ({"results": callers} if callers else {})

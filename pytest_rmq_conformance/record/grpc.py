@@ -15,8 +15,9 @@ from typing import Any
 
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.grpc.golden_import import FAMILIES
+from pytest_rmq_conformance.record import scenario_file
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
-from pytest_rmq_conformance.record.maven import Jars, RecordError
+from pytest_rmq_conformance.record.maven import Jars
 
 __all__ = ["ARTIFACT", "INPUTS", "read_scenarios", "record", "shipped_scenarios"]
 
@@ -55,28 +56,6 @@ def shipped_scenarios() -> list[dict[str, Any]]:
 def read_scenarios(path: Path) -> list[dict[str, Any]]:
     """A file of gRPC balancer scenarios, one JSON object a line with a family's input fields
     (:data:`INPUTS`); the ``expect`` of a recorded line is ignored."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the scenarios: {exc}") from None
-    out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            scenario = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{number}: not a JSON object: {exc}") from None
-        family = scenario.get("family") if isinstance(scenario, dict) else None
-        if family not in INPUTS:
-            raise RecordError(f"{path}:{number}: a gRPC scenario needs a family, one of {', '.join(FAMILIES)}")
-        missing = [key for key in INPUTS[family] if key not in scenario]
-        if missing:
-            raise RecordError(
-                f"{path}:{number}: a {family} scenario needs {', '.join(missing)} "
-                "(see schemas/grpc-harness-record.schema.json)"
-            )
-        out.append({key: scenario[key] for key in INPUTS[family]})
-    if not out:
-        raise RecordError(f"{path}: no scenarios in it")
-    return out
+    return scenario_file.read(
+        path, lambda where, scenario: scenario_file.family_inputs(where, scenario, INPUTS, "gRPC", FAMILIES, "grpc-harness-record")
+    )

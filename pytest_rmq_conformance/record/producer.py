@@ -18,6 +18,7 @@ from typing import Any
 
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.producer.golden_import import FAMILIES
+from pytest_rmq_conformance.record import scenario_file
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness, tool
 from pytest_rmq_conformance.record.maven import Jars, RecordError, resolve
 
@@ -92,28 +93,9 @@ def shipped_scenarios() -> list[dict[str, Any]]:
 def read_scenarios(path: Path) -> list[dict[str, Any]]:
     """A file of producer scenarios, one JSON object a line with a family's input fields
     (:data:`INPUTS`); the answers of a recorded line are ignored."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the scenarios: {exc}") from None
-    out = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            scenario = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{number}: not a JSON object: {exc}") from None
-        family = scenario.get("family") if isinstance(scenario, dict) else None
-        if family not in INPUTS:
-            raise RecordError(f"{path}:{number}: a producer scenario needs a family, one of {', '.join(FAMILIES)}")
-        missing = [key for key in INPUTS[family] if key not in scenario]
-        if missing:
-            raise RecordError(
-                f"{path}:{number}: a {family} scenario needs {', '.join(missing)} "
-                "(see schemas/producer-harness-record.schema.json)"
-            )
-        out.append(_inputs(scenario))
-    if not out:
-        raise RecordError(f"{path}: no scenarios in it")
-    return out
+    return scenario_file.read(
+        path,
+        lambda where, scenario: _inputs(
+            scenario_file.family_inputs(where, scenario, INPUTS, "producer", FAMILIES, "producer-harness-record")
+        ),
+    )
