@@ -267,12 +267,9 @@ def _golden_releases(args: argparse.Namespace) -> int:
 
 def _golden_changes(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.engine.golden.changes import histories, markdown
+    from pytest_rmq_conformance.engine.golden.data import shipped_dirs
 
-    shipped = [directory for kind in all_kinds() for directory in kind.golden_dirs]
-    from pytest_rmq_conformance.engine.resources import golden_dir
-
-    directories = args.directory or [golden_dir(), *shipped]
-    found = histories(directories)
+    found = histories(args.directory or shipped_dirs())
     if args.out is not None:
         args.out.write_text(markdown(found, PAGE_COMMAND), encoding="utf-8")
         print(f"written: {args.out}")

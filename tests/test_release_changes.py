@@ -8,15 +8,13 @@ from pathlib import Path
 
 from pytest_rmq_conformance import cli
 from pytest_rmq_conformance.engine.golden.changes import histories, markdown
-from pytest_rmq_conformance.engine.kinds import all_kinds
-from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.engine.golden.data import shipped_dirs
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "releases.md"
 
 
 def test_the_committed_page_is_what_the_shipped_vectors_give():
-    shipped = [golden_dir(), *(directory for kind in all_kinds() for directory in kind.golden_dirs)]
-    assert PAGE.read_text(encoding="utf-8") == markdown(histories(shipped), cli.PAGE_COMMAND), (
+    assert PAGE.read_text(encoding="utf-8") == markdown(histories(shipped_dirs()), cli.PAGE_COMMAND), (
         f"docs/releases.md is stale: run {cli.PAGE_COMMAND}"
     )
 

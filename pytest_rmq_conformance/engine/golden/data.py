@@ -40,6 +40,7 @@ __all__ = [
     "schema_problems",
     "check_runs",
     "write_golden",
+    "shipped_dirs",
     "shipped_releases",
 ]
 
@@ -401,10 +402,14 @@ def write_golden(out: Path, manifest: Mapping[str, Any], files: Mapping[str, Seq
             os.replace(new, out / new.name)
 
 
+def shipped_dirs() -> list[Path]:
+    """The shipped golden directories: ``golden/``, then each kind's own."""
+    return [golden_dir(), *(directory for kind in kinds.all_kinds() for directory in kind.golden_dirs)]
+
+
 def shipped_releases() -> list[str]:
     """The releases the shipped golden vectors of every kind cover (read from their manifests alone)."""
     from pytest_rmq_conformance.releases import parse_release
 
-    directories = [None, *(directory for kind in kinds.all_kinds() for directory in kind.golden_dirs)]
-    found = {run.rocketmq for directory in directories for run in load_golden(directory, strategies=()).runs.values()}
+    found = {run.rocketmq for directory in shipped_dirs() for run in load_golden(directory, strategies=()).runs.values()}
     return sorted(found, key=parse_release)
