@@ -17,10 +17,14 @@ from pytest_rmq_conformance.record import scenario_file
 from pytest_rmq_conformance.record.jvm import compile_sources, run_harness
 from pytest_rmq_conformance.record.maven import Jars, RecordError
 
-__all__ = ["INPUTS", "read_scenarios", "record", "shipped_scenarios"]
+__all__ = ["INPUTS", "OTHER_CHARSET", "charset_scenarios", "read_scenarios", "record", "shipped_scenarios"]
 
 #: a scenario's input fields (harness-record.schema.json's, without the answers)
 INPUTS = ("id", "strategy", "params", "consumerGroup", "mqAll", "cidAll", "tags")
+
+#: the other JVM default charset a 4.x release is asked under, by default (4.x's CONSISTENT_HASH
+#: hashes a name's bytes in the default charset; 5.x in UTF-8 whatever it is)
+OTHER_CHARSET = "ISO-8859-1"
 
 MAIN = "AllocationHarness"
 #: the harness's sources (record/java/), compiled against the release
@@ -53,6 +57,15 @@ def shipped_scenarios() -> list[dict[str, Any]]:
                 | {"tags": [case["category"], *case["flags"]], "results": callers}
             )
     return out
+
+
+def charset_scenarios(scenarios: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The scenarios whose answers the default charset can change: CONSISTENT_HASH's with a name
+    outside ASCII (an ASCII name has the same bytes in every charset a JVM defaults to)."""
+    return [
+        scenario for scenario in scenarios
+        if scenario["strategy"] == "CONSISTENT_HASH" and not json.dumps(scenario, ensure_ascii=False).isascii()
+    ]
 
 
 def read_scenarios(path: Path) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
-__all__ = ["CENTRAL", "Jars", "RecordError", "resolve", "served"]
+__all__ = ["CENTRAL", "Jars", "RecordError", "resolve", "resolve_many", "served"]
 
 #: the repository whose listing ``served`` reads (Maven itself resolves through its own settings)
 CENTRAL = "https://repo.maven.apache.org/maven2"
@@ -28,10 +28,19 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a Maven that colours its log all the sa
 #: a pom whose only dependency is the artifact asked for
 _POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
-  <groupId>rmq.conformance</groupId><artifactId>record</artifactId><version>0</version>
+  <groupId>rmq.conformance</groupId><artifactId>{name}</artifactId><version>0</version>
   <dependencies>
     <dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version></dependency>
   </dependencies>
+</project>
+"""
+
+
+#: the reactor of one module per artifact that :func:`resolve_many` builds
+_REACTOR = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>rmq.conformance</groupId><artifactId>reactor</artifactId><version>0</version><packaging>pom</packaging>
+  <modules>{modules}</modules>
 </project>
 """
 
@@ -58,19 +67,35 @@ class Jars:
 def resolve(coordinates: str) -> Jars:
     """``group:artifact:version`` and its runtime dependencies, as the jars of Maven's own
     repository (``~/.m2``: nothing is copied)."""
-    found = _COORDINATES.match(coordinates)
-    if found is None:
-        raise RecordError(f"{coordinates!r} is not Maven coordinates group:artifact:version (version a number)")
+    return resolve_many([coordinates])[coordinates]
+
+
+def resolve_many(coordinates: list[str]) -> dict[str, Jars]:
+    """Each of ``coordinates`` resolved as :func:`resolve` does, by one Maven (a reactor of one
+    module per artifact): one start for every release a manifest names."""
+    parsed = {}
+    for asked in coordinates:
+        found = _COORDINATES.match(asked)
+        if found is None:
+            raise RecordError(f"{asked!r} is not Maven coordinates group:artifact:version (version a number)")
+        parsed[asked] = found.groups()
     mvn = shutil.which("mvn")
     if mvn is None:
         raise RecordError("mvn (Apache Maven) is not on PATH: install it (Debian: apt-get install maven)")
-    group, artifact, version = found.groups()
     with tempfile.TemporaryDirectory(prefix="rmq-record-pom-") as project:
-        pom = Path(project) / "pom.xml"
-        pom.write_text(
-            _POM.format(group=escape(group), artifact=escape(artifact), version=escape(version)), encoding="utf-8"
+        root = Path(project)
+        modules = []
+        for n, (group, artifact, version) in enumerate(parsed.values()):
+            module = root / f"m{n}"
+            module.mkdir()
+            (module / "pom.xml").write_text(
+                _POM.format(group=escape(group), artifact=escape(artifact), version=escape(version), name=f"m{n}"),
+                encoding="utf-8",
+            )
+            modules.append(module)
+        (root / "pom.xml").write_text(
+            _REACTOR.format(modules="".join(f"<module>{module.name}</module>" for module in modules)), encoding="utf-8"
         )
-        listed = Path(project) / "classpath"
         done = subprocess.run(
             [
                 mvn,
@@ -79,25 +104,34 @@ def resolve(coordinates: str) -> Jars:
                 "-U",  # a version refused before is asked again (Maven would answer from its cache of refusals)
                 "-Dstyle.color=never",
                 "-f",
-                str(pom),
+                str(root / "pom.xml"),
                 "dependency:build-classpath",
                 "-Dmdep.includeScope=runtime",
-                f"-Dmdep.outputFile={listed}",
+                "-Dmdep.outputFile=classpath",
             ],
             capture_output=True,
             text=True,
             check=False,
         )
-        text = listed.read_text(encoding="utf-8").strip() if done.returncode == 0 else ""
-    if done.returncode != 0:
+        listed = [
+            (module / "classpath").read_text(encoding="utf-8").strip() if (module / "classpath").is_file() else None
+            for module in modules
+        ]
+    if done.returncode != 0 or None in listed:
         said = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line][:1]
         why = said[0].split(": ")[-1].removesuffix(" -> [Help 1]") if said else f"mvn exited {done.returncode}"
+        failed = [asked for asked, text in zip(parsed, listed) if text is None] or list(parsed)
+        group, artifact, _ = parsed[failed[0]]
         raise RecordError(
-            f"Maven could not resolve {coordinates}: {why} "
+            f"Maven could not resolve {failed[0]}: {why} "
             f"(the versions served: https://repo.maven.apache.org/maven2/{group.replace('.', '/')}/{artifact}/)"
         )
-    paths = tuple(sorted(Path(path) for path in text.split(os.pathsep)))
-    return Jars(coordinates, paths, {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths})
+    out = {}
+    for asked, text in zip(parsed, listed):
+        assert text is not None
+        paths = tuple(sorted(Path(path) for path in text.split(os.pathsep)))
+        out[asked] = Jars(asked, paths, {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths})
+    return out
 
 
 def served(group: str, artifact: str, timeout: float = 30.0) -> list[str]:

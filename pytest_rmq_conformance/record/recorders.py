@@ -77,9 +77,12 @@ class Recorder:
         """The folder (and, for rocketmq-client, the release) a version's answers are filed under."""
         return release_of(version) if self.artifact == CLIENT else version
 
-    def ask(self, version: str, scenarios: list[dict[str, Any]], source: Path, charset: str = "UTF-8") -> Asked:
+    def ask(
+        self, version: str, scenarios: list[dict[str, Any]], source: Path, charset: str = "UTF-8", *, required: bool = True
+    ) -> Asked:
         """``scenarios`` asked of ``version`` (resolved from Maven Central), written as harness
-        output into ``source/<version>/``; a :class:`RecordError` when nothing could answer."""
+        output into ``source/<version>/``; a :class:`RecordError` when nothing could answer, unless
+        not ``required`` (the scenarios a release may lack every family of)."""
         name = self.run_name(version)
         maven = maven_version(version) if self.artifact == CLIENT else version
         jars = resolve(f"{self.artifact[0]}:{self.artifact[1]}:{maven}")
@@ -88,7 +91,7 @@ class Recorder:
         kept = [found for found in records if "unsupported" not in found]
         lacking = Counter(f"{found[self.family]}: {found['unsupported']}" for found in records if "unsupported" in found)
         said = "; ".join(f"{count} {what}" for what, count in sorted(lacking.items()))
-        if not kept:
+        if not kept and required:
             raise RecordError(f"{jars.coordinates} answers none of the scenarios asked: {said}")
         folder = source / name
         folder.mkdir(parents=True, exist_ok=True)
