@@ -30,11 +30,11 @@ from cpu import median_ratio
 BARE = r"""
 import json, sys
 from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.engine.golden.data import read_cases
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 calls = 0
-for line in (golden_dir() / "AVG.jsonl").read_text(encoding="utf-8").splitlines():
-    case = json.loads(line)
+for case in read_cases(golden_dir() / "AVG.jsonl"):
     group = next((g for g in case["expect"] if "5.3.3" in g["runs"]), None)
     if group is None:
         continue

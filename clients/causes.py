@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from pytest_rmq_conformance.engine.golden.data import read_cases
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 #: the one counter rule of the remoting clients' harnesses (its RULE is printed on the report page)
@@ -121,7 +123,7 @@ def selector_calls(harness: str, release: str, golden: Path = ROOT / "golden" / 
     """The selector's golden cases call by call: how many cases the harness runs and why it leaves
     the others, how many calls it answers, how many of those agree with Java, on a list of one
     queue or longer, the largest list it answers and how many calls it leaves for their length."""
-    cases = [json.loads(line) for line in (golden / f"{SELECTOR}.jsonl").read_text(encoding="utf-8").splitlines()]
+    cases = list(read_cases(golden / f"{SELECTOR}.jsonl"))
     cases = [case for case in cases if any(release in entry["runs"] for entry in case["expect"])]
     requests = [
         {"cmd": "select", "id": at, "strategy": SELECTOR, "params": case["params"], "release": release,

@@ -8,6 +8,7 @@
                                                 rocketmq-client-java V (gRPC) from Maven Central
     rmq-conformance golden record --every-release --out DIR
                                                 ask every version Maven Central serves
+    rmq-conformance golden provenance [DIR...]  check each recorded jar's SHA-256 against Maven's
     rmq-conformance golden releases             list the versions Maven Central serves
     rmq-conformance golden changes [DIR ...]    per family, the releases at which Java's answers changed
     rmq-conformance sweep --out DIR             invariants and churn over many scenarios, on Spark
@@ -33,13 +34,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
 from pytest_rmq_conformance.engine.kinds import all_kinds, names, ports, reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
 from pytest_rmq_conformance.pipeline.errors import SweepError
 from pytest_rmq_conformance.record.maven import RecordError
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE, parse_release, release_problem, resolve_line
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE, RELEASES, parse_release, release_problem, resolve_line
 
 __all__ = ["main", "parser"]
 
@@ -83,8 +85,13 @@ def _replay(args: argparse.Namespace) -> int:
     if problems:
         print(f"rmq-conformance replay: error: {'; '.join(problems)}", file=sys.stderr)
         return 2
-    runs = [run for run in golden.runs.values() if not args.release or run.rocketmq in args.release]
+    from pytest_rmq_conformance.engine.golden.modelled import modelled_release
+
+    covered = {run.rocketmq for run in golden.runs.values()}
+    chosen = args.release or [release for release in RELEASES if release in covered] or covered
+    runs = [run for run in golden.runs.values() if run.rocketmq in chosen]
     strategies = args.strategy or sorted(ports(ALLOCATION))
+    unmodelled: dict[tuple[str, str], int] = {}
     calls: Counter = Counter()
     failed: Counter = Counter()
     cases: Counter = Counter()
@@ -95,6 +102,9 @@ def _replay(args: argparse.Namespace) -> int:
             continue
         for run in runs:
             if run.id not in case.runs:
+                continue
+            if modelled_release(case.strategy, run.rocketmq, run.default_charset) is None:
+                unmodelled[(run.id, case.strategy)] = unmodelled.get((run.id, case.strategy), 0) + 1
                 continue
             params = case.params_for(run)
             mismatches = replay_case(partial(reference_strategy, case.strategy, params, run.rocketmq), case, run.id)
@@ -114,6 +124,8 @@ def _replay(args: argparse.Namespace) -> int:
     )
     for line in examples:
         print(f"  differs: {line}")
+    for (run_id, strategy), count in sorted(unmodelled.items()):
+        print(f"not replayed: {strategy} at {run_id} ({count} cases): Java's answers there are none of the releases the ports reproduce ({', '.join(RELEASES)})")
     if not cases:
         others = sorted({case.strategy for case in golden.cases} - set(ports(ALLOCATION)))
         why = (f": {golden.directory} holds {', '.join(others)}, which replay does not cover "
@@ -220,6 +232,23 @@ def _record_plan(args: argparse.Namespace) -> dict[str, list[str]]:
     return plan
 
 
+def _charsets(
+    args: argparse.Namespace, kind: str, version: str, scenarios: list[dict[str, Any]]
+) -> list[tuple[str, list[dict[str, Any]], bool]]:
+    """What to ask ``version`` under which JVM default charset: ``--charset``'s (UTF-8 unless
+    given); for the shipped allocation scenarios and a 4.x release, also those whose answers
+    the charset can change under the other charset the shipped vectors hold, as a run of its
+    own (not required: a release without CONSISTENT_HASH answers none)."""
+    from pytest_rmq_conformance.record import allocation
+    from pytest_rmq_conformance.record.served import release_of
+
+    asked = [(args.charset or "UTF-8", scenarios, True)]
+    shipped = args.scenarios is None and args.generate is None and args.charset is None
+    if kind == "allocation" and shipped and parse_release(release_of(version)) < (5, 0, 0):
+        asked.append((allocation.OTHER_CHARSET, allocation.charset_scenarios(scenarios), False))
+    return asked
+
+
 def _golden_record(args: argparse.Namespace) -> int:
     import shutil
     import tempfile
@@ -240,15 +269,16 @@ def _golden_record(args: argparse.Namespace) -> int:
                 scenarios = recorder.module.shipped_scenarios()
             source = Path(staging) / "asked" / kind
             for version in versions:
-                started = time.monotonic()
-                asked = recorder.ask(version, scenarios, source, args.charset)
-                under = f" under {args.charset}" if kind == "allocation" else ""
-                print(
-                    f"{kind}: {asked.coordinates} ({asked.jars} jars) answered {asked.records} scenarios{under} "
-                    f"in {time.monotonic() - started:.1f} s"
-                    + (f"; left out, as it lacks what they need: {asked.lacking}" if asked.lacking else ""),
-                    flush=True,  # a line per version, as it comes (every release takes minutes)
-                )
+                for charset, chosen, required in _charsets(args, kind, version, scenarios):
+                    started = time.monotonic()
+                    asked = recorder.ask(version, chosen, source, charset, required=required)
+                    under = f" under {charset}" if kind == "allocation" else ""
+                    print(
+                        f"{kind}: {asked.coordinates} ({asked.jars} jars) answered {asked.records} scenarios{under} "
+                        f"in {time.monotonic() - started:.1f} s"
+                        + (f"; left out, as it lacks what they need: {asked.lacking}" if asked.lacking else ""),
+                        flush=True,  # a line per version, as it comes (every release takes minutes)
+                    )
             print(recorder.write(source, Path(staging) / "golden"))
         shutil.copytree(Path(staging) / "golden", args.out, dirs_exist_ok=True)
     print(f"golden directory written: {args.out}")
@@ -283,6 +313,31 @@ def _golden_changes(args: argparse.Namespace) -> int:
             said += [f"{change.removed} cases no longer asked"] if change.removed else []
             print(f"  {change.before} -> {change.after}: {'; '.join(said)}")
     return 0
+
+
+def _golden_provenance(args: argparse.Namespace) -> int:
+    from pytest_rmq_conformance.engine.golden.data import shipped_dirs
+    from pytest_rmq_conformance.record.maven import resolve_many
+
+    recorded: dict[str, tuple[list[str], dict[str, str]]] = {}  # coordinates -> (run ids, jar digests as recorded)
+    for directory in args.directory or shipped_dirs():
+        for run in load_golden(directory, strategies=(), validate=bool(args.directory)).runs.values():
+            if run.maven is not None:
+                names, _ = recorded.setdefault(run.maven, ([], dict(run.jars)))
+                names.append(run.id)
+    if not recorded:
+        print("no run names Maven coordinates")
+        return 0
+    resolved = resolve_many(list(recorded))
+    differ = 0
+    for coordinates, (names, jars) in recorded.items():
+        now = resolved[coordinates].sha256
+        changed = sorted(name for name in jars.keys() | now.keys() if jars.get(name) != now.get(name))
+        differ += bool(changed)
+        said = f"{len(jars)} jars as recorded" if not changed else f"differ: {', '.join(changed)}"
+        print(f"{coordinates} ({', '.join(names)}): {said}")
+    print(f"{len(recorded) - differ} of {len(recorded)} artifacts as recorded")
+    return 1 if differ else 0
 
 
 def _sweep_specs(args: argparse.Namespace) -> list[str]:
@@ -707,7 +762,7 @@ def _matrix(args: argparse.Namespace) -> int:
     from pytest_rmq_conformance.matrix.render import write_matrix
 
     shipped = _shipped_releases()
-    releases = _lines("--release", args.release, shipped) if args.release else shipped
+    releases = _lines("--release", args.release, shipped) if args.release else [release for release in RELEASES if release in shipped]
     checks = [part.strip() for part in args.checks.split(",") if part.strip()]
     problems = _release_problems("--release", releases, shipped)
     problems += [f"--checks {c}: not one of {', '.join(CHECKS)}" for c in checks if c not in CHECKS]
@@ -752,7 +807,12 @@ def _parser() -> argparse.ArgumentParser:
         "differently. The producer and gRPC vectors are replayed by pytest: "
         "pytest --rmq-strategy=FAMILY --rmq-checks=golden with a family's name runs its reference port.",
     )
-    replay.add_argument("--release", action="append", help="only this RocketMQ release (repeatable)")
+    replay.add_argument(
+        "--release",
+        action="append",
+        help="this RocketMQ release (repeatable; default: the releases the ports reproduce, "
+        f"{', '.join(RELEASES)}, or every release of a --golden directory that has none of them)",
+    )
     replay.add_argument(
         "--strategy", action="append", choices=sorted(ports(ALLOCATION)), help="only this strategy (repeatable)"
     )
@@ -810,7 +870,11 @@ def _parser() -> argparse.ArgumentParser:
         "each family in turn; their ids gen<SEED>-<FAMILY>-<nnnn>)",
     )
     record.add_argument("--seed", type=int, default=0, help="the generator's seed (default 0)")
-    record.add_argument("--charset", default="UTF-8", help="the JVM's default charset of the allocation kind (CONSISTENT_HASH hashes its bytes; default UTF-8)")
+    record.add_argument(
+        "--charset",
+        help="the JVM's default charset of the allocation kind (4.x's CONSISTENT_HASH hashes a name's bytes in it; default "
+        "UTF-8, and, for the shipped scenarios of a 4.x release, ISO-8859-1 too for those with a name outside ASCII)",
+    )
     record.set_defaults(handler=_golden_record)
     releases = golden_commands.add_parser(
         "releases",
@@ -830,6 +894,15 @@ def _parser() -> argparse.ArgumentParser:
     changes.add_argument("directory", type=Path, nargs="*", help="golden directories (each with its manifest.json)")
     changes.add_argument("--out", type=Path, help="write the page What changed between releases (Markdown) here instead")
     changes.set_defaults(handler=_golden_changes)
+    provenance = golden_commands.add_parser(
+        "provenance",
+        help="check every recorded run's jars: each one's SHA-256 against the manifest's",
+        description="Resolve the Maven coordinates of every run a manifest names (default: the shipped vectors of "
+        "every kind; one Maven for them all, downloads kept in ~/.m2) and compare the SHA-256 of each jar on its "
+        "class path with the one the manifest recorded. Exit 1 when one differs or is missing.",
+    )
+    provenance.add_argument("directory", type=Path, nargs="*", help="golden directories (each with its manifest.json)")
+    provenance.set_defaults(handler=_golden_provenance)
 
     sweep = commands.add_parser(
         "sweep",
@@ -912,7 +985,11 @@ def _parser() -> argparse.ArgumentParser:
         "no answer (crash, hang, garbage), or error behaviour only (invalid inputs, non-members).",
     )
     matrix.add_argument("specs", nargs="*", metavar="SPEC", help="implementations (default: the six reference ports)")
-    matrix.add_argument("--release", action="append", help="a RocketMQ release (repeatable; default: every golden release)")
+    matrix.add_argument(
+        "--release",
+        action="append",
+        help=f"a RocketMQ release the golden data covers (repeatable; default: those the reference ports reproduce, {', '.join(RELEASES)})",
+    )
     matrix.add_argument("--checks", default="golden,generated", help="golden, generated or both (default both)")
     matrix.add_argument("--examples", type=int, default=20, help="generated examples (groups, traces, selector calls) per family and release (default 20)")
     matrix.add_argument("--seed", type=int, default=0, help="the seed of the generated groups (default 0)")

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.golden.data import load_golden
 from pytest_rmq_conformance.plugin.options import CHECKS
-from pytest_rmq_conformance.releases import parse_release
+from pytest_rmq_conformance.releases import RELEASES, parse_release
 
 #: a slice's seeds are drawn from 1..SLICE_RANGE
 SLICE_RANGE = 2**32 - 1
@@ -95,13 +95,14 @@ def built_in_families() -> list[str]:
 
 
 def targets_of(family: str) -> list[Target]:
-    """The golden runs holding cases of ``family``, oldest release first (the shipped data and its
-    kind's own directories, read as a run of the suite reads them)."""
+    """The golden runs holding cases of ``family`` at the releases the built-in ports reproduce,
+    oldest release first (the shipped data and its kind's own directories, read as a run of the
+    suite reads them; at every other release a port is one of these, or refused)."""
     kind = kinds.kind_of(family)
     sets = [load_golden(strategies=[family])]
     sets += [load_golden(directory, strategies=[family], validate=False) for directory in kind.golden_dirs]
     runs = {golden.runs[run_id] for golden in sets for case in golden.cases for run_id in case.runs}
-    found = {(run.rocketmq, run.default_charset) for run in runs}
+    found = {(run.rocketmq, run.default_charset) for run in runs if run.rocketmq in RELEASES}
     return [Target(family, release, charset) for release, charset in sorted(found, key=lambda rc: (parse_release(rc[0]), rc[1] != "UTF-8", rc[1]))]
 
 

@@ -34,9 +34,12 @@ import importlib
 import re
 from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.records import Family, GeneratedCheck, Kind
+from pytest_rmq_conformance.engine.resources import golden_dir
+from pytest_rmq_conformance.engine.runs import modelled_release, not_modelled
 from pytest_rmq_conformance.releases import DEFAULT_RELEASE, parse_release
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "names",
     "ports",
     "reference_strategy",
+    "shipped_dirs",
     "property_names",
 ]
 
@@ -227,9 +231,16 @@ def ports(kind: str | None = None) -> dict[str, type]:
     }
 
 
+def shipped_dirs() -> list[Path]:
+    """The shipped golden directories: ``golden/``, then each kind's own."""
+    return [golden_dir(), *(directory for kind in all_kinds() for directory in kind.golden_dirs)]
+
+
 def reference_strategy(name: str, params: Mapping[str, Any] | None = None, version: str = DEFAULT_RELEASE) -> Any:
     """The reference port of family ``name`` configured by golden ``params``, behaving like
-    RocketMQ release ``version``.
+    RocketMQ release ``version`` (as the release of ``RELEASES`` whose answers in the family are
+    ``version``'s in the shipped vectors; :class:`~pytest_rmq_conformance.engine.runs.NotModelled`,
+    a ``ValueError``, where none's are).
 
     >>> reference_strategy("CONSISTENT_HASH", {"virtualNodeCnt": 10}).name
     'CONSISTENT_HASH'
@@ -253,7 +264,10 @@ def reference_strategy(name: str, params: Mapping[str, Any] | None = None, versi
         raise ValueError(f"{name}: params must be an object, not {params!r}")
     params = dict(params)
     charset = normalize_charset(params.pop("charset", "UTF-8"))
-    return family.build(params, version, charset)
+    modelled = modelled_release(family.name, version, charset, tuple(shipped_dirs()))
+    if modelled is None:
+        raise not_modelled(family.name, version)
+    return family.build(params, modelled, charset)
 
 
 def property_names(claimed: Any, where: str, known: Mapping[str, str]) -> frozenset[str]:

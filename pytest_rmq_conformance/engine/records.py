@@ -49,7 +49,7 @@ class Run:
     jdk: str
     file_encoding: str
     default_charset: str
-    #: the client whose classes answered, where it is not RocketMQ's own (``rocketmq-clients Java da8271b5``)
+    #: the client whose classes answered, where it is not RocketMQ's own (``rocketmq-client-java 5.2.0``)
     client: str | None = None
     #: the Maven coordinates that answered (``rmq-conformance golden record``), and each jar's SHA-256
     maven: str | None = None

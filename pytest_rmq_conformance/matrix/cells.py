@@ -319,7 +319,7 @@ def load_problems(specs: Sequence[str], release: str, *, timeout: float | None, 
 
 def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The Java runs behind the golden vectors of ``releases`` and ``families`` (default: those
-    of the shipped ``golden/`` folder): release, commit, JDK, charset; a run of another client
+    of the shipped ``golden/`` folder): release, commit or Maven coordinates, JDK, charset; a run of another client
     than RocketMQ's own (the 5.x gRPC clients) names it, and the families it recorded."""
     own = {kind.name: kind.golden_dirs for kind in kinds.all_kinds()}
     shipped = [name for name in kinds.names() if not own[kinds.get(name).kind]]  # the families of golden/
@@ -331,7 +331,9 @@ def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) 
     found = [(run, names) for golden, names in sets if wanted & set(names) for run in golden.runs.values() if run.rocketmq in order]
     out: list[dict[str, Any]] = []
     for run, names in sorted(found, key=lambda item: (order[item[0].rocketmq], item[0].id)):
-        entry: dict[str, Any] = {"run": run.id, **run.to_json()}
+        entry: dict[str, Any] = {"run": run.id, **{key: value for key, value in run.to_json().items() if key not in ("maven", "calls", "clock")}}
+        if run.maven is not None:
+            entry["maven"] = run.maven
         if run.client is not None:
             entry["families"] = names
         if entry not in out:

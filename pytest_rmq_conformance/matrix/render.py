@@ -159,37 +159,44 @@ def _compared_with(doc: dict[str, Any]) -> str:
 
 def _golden_sources(doc: dict[str, Any]) -> str:
     """Whose answers the golden vectors hold: the Java client of each release, and each client
-    outside RocketMQ's own by name (``rocketmq-clients Java da8271b5``)."""
+    outside RocketMQ's own by name (``rocketmq-client-java 5.2.0``)."""
     runs = doc["goldenRuns"]
     own = [release for release in doc["releases"] if not any(run["rocketmq"] == release and run.get("client") for run in runs)
            or any(run["rocketmq"] == release and not run.get("client") for run in runs)]
-    clients = list(dict.fromkeys(run["client"] for run in runs if run.get("client")))
+    columns = (_run_for(doc, family, release) for family in doc["families"] for release in doc["releases"])
+    clients = list(dict.fromkeys(run["client"] for run in columns if run is not None and run.get("client")))
     sources = [f"the Java client of {', '.join(f'RocketMQ {release}' for release in own)}"] if own else []
     return " and ".join(sources + clients)
 
 
 def _runs_text(doc: dict[str, Any]) -> list[str]:
-    """One line per golden run: the release (or the client), the commit of the Java client, the JDK and charset."""
+    """One line per golden run: the release (or the client), where its Java classes came from (the
+    Maven coordinates, or the commit built), the JDK and charset."""
     return [
         (f"{run['client']} (RocketMQ {run['rocketmq']}, {', '.join(run.get('families', []))})" if run.get("client") else f"RocketMQ {run['rocketmq']}")
-        + f" at commit {run['commit'][:10]}, {run['jdk']}"
+        + f" {_source(run)}, {run['jdk']}"
         + ("" if run["defaultCharset"] == "UTF-8" else f", default charset {run['defaultCharset']}")
         for run in doc["goldenRuns"]
     ]
 
 
+def _source(run: dict[str, Any]) -> str:
+    """Where a run's Java classes came from: ``from org.apache.rocketmq:rocketmq-client:5.3.3``, or ``at commit 29d90a4ff9``."""
+    return f"from {run['maven']}" if run.get("maven") else f"at commit {run['commit'][:10]}"
+
+
 def _run_for(doc: dict[str, Any], family: str, release: str) -> dict[str, Any] | None:
-    """The golden run a column is compared with: a client's run that recorded ``family``, else
-    the release's run (UTF-8)."""
+    """The golden run a column is compared with: a client's run that recorded ``family`` (of
+    several versions, the newest, as the suite holds a case to), else the release's run (UTF-8)."""
     runs = [run for run in doc["goldenRuns"] if run["rocketmq"] == release]
     own = [run for run in runs if run.get("client") and family in run.get("families", ())]
     plain = [run for run in runs if not run.get("client") and run["defaultCharset"] == "UTF-8"]
-    return (own or plain or [None])[0]
+    return (own or plain or [None])[-1]
 
 
 def column_label(doc: dict[str, Any], family: str, release: str) -> str:
     """What a column compares with: ``RocketMQ 5.3.3``, or the client whose run recorded the
-    family's vectors (``rocketmq-clients Java da8271b5``)."""
+    family's vectors (``rocketmq-client-java 5.2.0``)."""
     run = _run_for(doc, family, release)
     return run["client"] if run is not None and run.get("client") else f"RocketMQ {release}"
 
@@ -335,7 +342,7 @@ def to_html(doc: dict[str, Any]) -> str:
     head.append("</tr><tr>")
     for family, release in columns:
         run = _run_for(doc, family, release)
-        title = f' title="golden vectors of the Java client at commit {esc(run["commit"])}"' if run else ""
+        title = f' title="golden vectors of the Java client {esc(_source(run))}"' if run else ""
         head.append(f"<th{title}>{esc(column_label(doc, family, release))}</th>")
     head.append("</tr>")
     body, numbers = [], _numbers(doc)

@@ -67,10 +67,14 @@ def rmq_groups(rmq_conformance):
 @pytest.fixture(scope="session")
 def rmq_client_version(rmq_conformance) -> str:
     """The Java client release the models follow: ``--rmq-reference-version`` (default 5.3.3;
-    4.7.1 behaves as 4.9.8 here)."""
+    4.7.1 behaves as 4.9.8 here). A test that asks for it is skipped at a release the models do
+    not follow."""
     from pytest_rmq_conformance.processqueue.config import client_version
 
-    return client_version(rmq_conformance.settings.version)
+    try:
+        return client_version(rmq_conformance.settings.version)
+    except ValueError as exc:
+        pytest.skip(f"the rebalance and ProcessQueue models do not follow RocketMQ {rmq_conformance.settings.version}: {exc}")
 
 
 @pytest.fixture(scope="session")

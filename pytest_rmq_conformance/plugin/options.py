@@ -70,9 +70,10 @@ def add_options(parser) -> None:
     group.addoption(
         "--rmq-reference-version",
         metavar="RELEASE",
-        help="RocketMQ release whose Java answers are the reference: "
-        + ", ".join(f"{release} (default)" if release == DEFAULT_RELEASE else release for release in reversed(RELEASES))
-        + "; a line, such as 4.9, is the newest of its releases the golden data covers (the header says which)"
+        help=f"RocketMQ release whose Java answers are the reference (default {DEFAULT_RELEASE}): any release the "
+        "golden data covers (rmq-conformance golden releases lists what Maven Central serves; the built-in ports "
+        f"reproduce {', '.join(RELEASES)} and every release that answers as one of them); a line, such as 4.9, "
+        "is the newest of its releases the golden data covers (the header says which)"
         + ". Also: env RMQ_REFERENCE_VERSION, ini rmq_reference_version.",
     )
     group.addoption(

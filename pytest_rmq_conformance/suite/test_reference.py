@@ -4,6 +4,7 @@ The kind of strategy under test draws the inputs and compares the answers."""
 
 import pytest
 
+from pytest_rmq_conformance.engine.golden.modelled import modelled_release, not_modelled
 from pytest_rmq_conformance.plugin.verdicts import run_generated
 
 pytestmark = pytest.mark.rmq_check("reference")
@@ -16,6 +17,9 @@ def test_matches_reference(rmq_conformance, request):
         pytest.skip(f"{rmq_conformance.name!r} has no Java twin: there is no reference to compare with")
     if rmq_conformance.is_reference:
         pytest.skip("the strategy under test is the reference port itself")
+    settings = rmq_conformance.settings
+    if modelled_release(rmq_conformance.family, settings.version, settings.charset) is None:
+        pytest.skip(f"no reference port to compare with: {not_modelled(rmq_conformance.family, settings.version)}")
     check = rmq_conformance.kind.generated(rmq_conformance)
     if isinstance(check, str):
         pytest.skip(check)

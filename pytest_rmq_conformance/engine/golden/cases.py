@@ -40,10 +40,11 @@ class GoldenCases:
         self.note = ""
 
     def run_for(self, case: Any) -> str | None:
-        """The run of ``case`` matching the selected release and charset, if it has one."""
+        """The run of ``case`` matching the selected release and charset, if it has one (of several,
+        such as the versions of a 5.x client filed under one release, the last: the newest)."""
         settings = self.subject.settings
         five = parse_release(settings.version) >= (5, 0, 0)
-        for run_id in case.runs:
+        for run_id in reversed(case.runs):
             run = self._runs[run_id]
             if run.rocketmq != settings.version:
                 continue
@@ -111,13 +112,13 @@ class GoldenCases:
 
     def clients(self) -> list[str]:
         """The clients outside RocketMQ's own whose runs answer the applicable cases, in file order
-        (``rocketmq-clients Java da8271b5``): they, not the release, are what those cases hold to."""
+        (``rocketmq-client-java 5.2.0``): they, not the release, are what those cases hold to."""
         found = (self._runs[run].client for run in map(self.run_for, self.cases()) if run is not None)
         return list(dict.fromkeys(client for client in found if client is not None))
 
     def java_label(self) -> str:
         """Where the selected release is shown: ``RocketMQ 5.3.3``, or the clients whose runs
-        answer its cases, filed under it (``rocketmq-clients Java da8271b5, filed under RocketMQ 5.3.3``)."""
+        answer its cases, filed under it (``rocketmq-client-java 5.2.0, filed under RocketMQ 5.3.3``)."""
         release = f"RocketMQ {self.subject.settings.version}"
         try:
             clients = self.clients()

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError
+from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError, read_cases
+from pytest_rmq_conformance.engine.golden.modelled import modelled_release
 from pytest_rmq_conformance.engine.records import Run
 
 __all__ = ["Change", "History", "histories", "markdown"]
@@ -111,17 +112,17 @@ def histories(directories: Iterable[Path]) -> list[History]:
             raise GoldenDataError(f"{directory / MANIFEST}: cannot read: {exc}") from None
         runs = {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
         for name in manifest["files"]:
-            path = directory / name
-            cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            cases = list(read_cases(directory / name))
             out.append(_history(name.removesuffix(".jsonl"), cases, runs))
     return out
 
 
-def _rerun(history: History, change: Change) -> str:
-    """The line that replays the first changed case with the reference port at the later release."""
+def _rerun(history: History, change: Change, strategy: str | None = None) -> str:
+    """The line that replays the first changed case with the reference port (or ``strategy``)
+    at the later release."""
     run = history.runs[history.releases.index(change.after)]
     release = run.partition("+")[0]
-    words = ["pytest", f"--rmq-strategy={history.family}", f"--rmq-reference-version={release}",
+    words = ["pytest", f"--rmq-strategy={strategy or history.family}", f"--rmq-reference-version={release}",
              "--rmq-checks=golden", f"--rmq-case={change.first}"]
     return " ".join(shlex.quote(word) for word in words)
 
@@ -158,7 +159,11 @@ def markdown(found: Sequence[History], command: str) -> str:
                 by = ", ".join(f"{category} {count:,}" for category, count in categories)
                 lines.append(f"{share} (by category: {by}). The first, `{change.first}`, at {change.after}:")
                 others = history.asked[history.releases.index(change.after)] - 1
-                lines += ["", "```console", f"$ {_rerun(history, change)}", "...", f"...1 passed, {others:,} deselected in ...", "```"]
+                release = history.runs[history.releases.index(change.after)].partition("+")[0]
+                if modelled_release(history.family, release) is not None:
+                    lines += ["", "```console", f"$ {_rerun(history, change)}", "...", f"...1 passed, {others:,} deselected in ...", "```"]
+                else:
+                    lines += ["", f"The built-in port reproduces none of {change.after}'s answers here: replay it with a strategy of your own, `{_rerun(history, change, 'mypkg:MyStrategy')}`."]
             if change.added:
                 lines.append(f"{change.added:,} cases have answers from {change.after} on ({change.before} could not be asked them).")
             if change.removed:

@@ -24,6 +24,18 @@ from typing import Any
 from pytest_rmq_conformance.engine import kinds
 from pytest_rmq_conformance.engine.records import Run
 from pytest_rmq_conformance.engine.resources import golden_dir, schema_validator
+from pytest_rmq_conformance.engine.runs import (
+    MANIFEST,
+    SAME_AS,
+    GoldenDataError,
+    aliases,
+    compact_runs,
+    expand_runs,
+    expander,
+    read_cases,
+    read_json,
+    run_id_for,
+)
 
 __all__ = [
     "MANIFEST",
@@ -42,18 +54,13 @@ __all__ = [
     "write_golden",
     "shipped_dirs",
     "shipped_releases",
+    "SAME_AS",
+    "compact_runs",
+    "expand_runs",
+    "expander",
+    "read_cases",
 ]
 
-MANIFEST = "manifest.json"
-
-
-class GoldenDataError(ValueError):
-    """Golden data that is unreadable or breaks its schema; the message names the file, line and case."""
-
-
-def run_id_for(rocketmq: str, default_charset: str) -> str:
-    """``"4.9.8"`` for a UTF-8 run, ``"4.9.8+ISO-8859-1"`` for another charset."""
-    return rocketmq if default_charset == "UTF-8" else f"{rocketmq}+{default_charset}"
 
 
 @dataclass(frozen=True)
@@ -84,23 +91,19 @@ def schema_problems(name: str | Path, document: Any) -> list[str]:
     return problems
 
 
-def _read_json(path: Path, what: str) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GoldenDataError(f"{path}: cannot read {what}: {exc}") from None
-
-
-def _load_manifest(directory: Path, validate: bool) -> dict[str, Run]:
+def _load_manifest(directory: Path, validate: bool) -> tuple[dict[str, Run], dict[str, Any]]:
+    """The runs of a golden directory, and its manifest as read."""
     path = directory / MANIFEST
-    manifest = _read_json(path, "the golden manifest")
+    manifest = read_json(path, "the golden manifest")
     problems = schema_problems("golden-manifest", manifest) if validate else []
     if problems:
         raise GoldenDataError(f"{path}: not a valid golden manifest: " + "; ".join(problems[:5]))
     try:
-        return {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
+        runs = {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
+        aliases(manifest, str(path))
     except (KeyError, TypeError, AttributeError) as exc:  # only unvalidated (shipped) data gets here
         raise GoldenDataError(f"{path}: not a valid golden manifest ({type(exc).__name__}: {exc})") from None
+    return runs, manifest
 
 
 @dataclass(frozen=True)
@@ -288,7 +291,7 @@ def read_jsonl(path: Path, schema: str | Path | None, lazy: Sequence[Sequence[st
         yield where, data
 
 
-def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[Any]:
+def _iter_file(path: Path, runs: Mapping[str, Run], manifest: Mapping[str, Any], validate: bool) -> Iterator[Any]:
     try:
         kind = kinds.kind_of(path.stem)
     except ValueError:
@@ -296,11 +299,13 @@ def _iter_file(path: Path, runs: Mapping[str, Run], validate: bool) -> Iterator[
             f"{path}: no registered family {path.stem!r} (a golden file is named after its family: "
             f"{', '.join(kinds.names())})"
         ) from None
+    expand = expander(manifest, path.stem)
     for where, data in read_jsonl(path, kind.case_schema if validate else None, getattr(kind, "lazy_keys", ())):
         try:
             expected_file = f"{data['strategy']}.jsonl"
             if path.name != expected_file:
                 raise GoldenDataError(f"{where}: a {data['strategy']} case belongs in {expected_file}")
+            data["expect"] = expand(data["expect"])
             yield kind.parse_case(data, where, runs)
         except GoldenDataError:
             raise
@@ -355,13 +360,13 @@ def _load_shipped(directory: Path, strategies: tuple[str, ...] | None, validate:
 def _load(directory: Path, strategies: tuple[str, ...] | None, validate: bool) -> Golden:
     if not directory.is_dir():
         raise GoldenDataError(f"{directory}: golden directory not found")
-    runs = _load_manifest(directory, validate)
+    runs, manifest = _load_manifest(directory, validate)
     cases: list[Any] = []
     ids: dict[str, str] = {}
     for path in sorted(directory.glob("*.jsonl")):
         if strategies is not None and path.stem not in strategies:
             continue
-        for case in _iter_file(path, runs, validate):
+        for case in _iter_file(path, runs, manifest, validate):
             if case.id in ids:
                 raise GoldenDataError(f"{case.source}: duplicate case id, first seen at {ids[case.id]}")
             ids[case.id] = case.source
@@ -384,9 +389,11 @@ def check_runs(groups: Sequence[Mapping[str, Any]], where: str, runs: Mapping[st
 
 def write_golden(out: Path, manifest: Mapping[str, Any], files: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
     """Make ``out`` a golden directory of ``manifest`` and ``files`` (family -> its cases, in
-    order): written and read back aside first, so that a set that does not validate leaves
-    ``out`` as it was; its case files of families no longer written are removed, its other
-    files (a README) stay. The same input gives the same bytes."""
+    order, each group naming every run that answered it): stored once per behaviour
+    (:func:`compact_runs`), written and read back aside first, so that a set that does not
+    validate leaves ``out`` as it was; its case files of families no longer written are
+    removed, its other files (a README) stay. The same input gives the same bytes."""
+    manifest, files = compact_runs(manifest, files)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}-import-") as staging:
         staged = Path(staging)
@@ -404,7 +411,7 @@ def write_golden(out: Path, manifest: Mapping[str, Any], files: Mapping[str, Seq
 
 def shipped_dirs() -> list[Path]:
     """The shipped golden directories: ``golden/``, then each kind's own."""
-    return [golden_dir(), *(directory for kind in kinds.all_kinds() for directory in kind.golden_dirs)]
+    return kinds.shipped_dirs()
 
 
 def shipped_releases() -> list[str]:

@@ -27,8 +27,8 @@ _CLIENTS: dict[str, str] = {}
 
 
 def run_label(run: str) -> str:
-    """How a report names the Java behind ``run``: its client (``rocketmq-clients Java
-    da8271b5``) where the run names one, else the run."""
+    """How a report names the Java behind ``run``: its client (``rocketmq-client-java
+    5.2.0``) where the run names one, else the run."""
     return _CLIENTS.get(run, run)
 
 

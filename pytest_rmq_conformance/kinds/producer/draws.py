@@ -38,7 +38,7 @@ from hypothesis.strategies import SearchStrategy
 
 from pytest_rmq_conformance.javalang import INT_MAX, INT_MIN, LONG_MAX, LONG_MIN
 from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
-from pytest_rmq_conformance.ports.producer.counter import producer_release
+from pytest_rmq_conformance.kinds.producer.release import producer_release
 from pytest_rmq_conformance.ports.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
 
 __all__ = ["traces", "fixed_traces", "boundary_traces", "selector_cases", "fixed_selector_cases", "broker_names", "penalty_edges", "MIN_VALUE_STRINGS", "TRAP_BROKERS"]

@@ -18,8 +18,8 @@ from typing import Any
 
 from pytest_rmq_conformance.javalang import INT_MAX, java_int, java_list_get, java_long, mask31
 from pytest_rmq_conformance.kinds.producer.cases import SelectorCase, TraceCase
+from pytest_rmq_conformance.kinds.producer.release import producer_release
 from pytest_rmq_conformance.kinds.producer.trace import ObservedState
-from pytest_rmq_conformance.ports.producer.counter import producer_release
 from pytest_rmq_conformance.ports.producer.fault_strategy import ISOLATION_LATENCY, LATENCY_MAX, NOT_AVAILABLE_DURATION
 
 __all__ = ["Violation", "trace_violations", "selector_violations", "penalty"]

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_rmq_conformance.engine.golden.modelled import NotModelled
 from pytest_rmq_conformance.engine.kinds import property_names
-from pytest_rmq_conformance.ports.producer.counter import producer_release
+from pytest_rmq_conformance.kinds.producer.release import producer_release
 
 __all__ = [
     "PROPERTIES",
@@ -89,7 +90,10 @@ def java_properties(family: str, version: str) -> frozenset[str]:
     4.9.8 takes any available broker on a retry; 5.3.3 adds reachability and only extends a
     penalty. 4.7.1's hash selector throws for a hash of ``Integer.MIN_VALUE``.
     """
-    release = producer_release(version)
+    try:
+        release = producer_release(version, family)
+    except NotModelled:  # no port models Java there: nothing is claimed for it, its golden vectors judge
+        return frozenset()
     if family == "FAULT_STRATEGY":
         found = set(_FAULT_STRATEGY)
         if release >= (4, 9, 8):

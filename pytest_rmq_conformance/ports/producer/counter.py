@@ -16,7 +16,8 @@ __all__ = ["ThreadLocalIndex", "producer_release"]
 def producer_release(version: str) -> tuple[int, int, int]:
     """``parse_release(version)`` for a release the producer ports reproduce (``RELEASES``);
     ``ValueError`` for any other, since the producer code changed between them at points
-    the ports do not know."""
+    the ports do not know (``reference_strategy`` asks them for the release among these whose
+    answers a release gives)."""
     release = parse_release(version)
     if version not in RELEASES:
         raise ValueError(f"the producer ports reproduce RocketMQ {', '.join(RELEASES)}, not {version}")
