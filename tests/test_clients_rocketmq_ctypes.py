@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_rmq_conformance.engine.golden.data import read_cases
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pytest brings tomli to 3.10
@@ -29,10 +31,7 @@ PINNED = {
     "rocketmq": VERSIONS["rocketmq (PyPI)"]["pinned"],
     "rocketmq-python-cvs": VERSIONS["rocketmq-python-cvs"]["pinned"],
 }
-GOLDEN = {
-    case["id"]: case
-    for case in map(json.loads, (ROOT / "golden" / "producer" / "SELECTOR_HASH.jsonl").read_text().splitlines())
-}
+GOLDEN = {case["id"]: case for case in read_cases(ROOT / "golden" / "producer" / "SELECTOR_HASH.jsonl")}
 
 
 @pytest.fixture(scope="module", params=sorted(PINNED))

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from pytest_rmq_conformance.cli import main
-from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden
+from pytest_rmq_conformance.engine.golden.data import GoldenDataError, load_golden, read_cases
 from pytest_rmq_conformance.kinds.producer.golden_import import import_vectors
 
 REFERENCE = {"commit": "0" * 40, "jdk": "OpenJDK 17"}
@@ -53,14 +53,15 @@ def test_releases_that_answer_alike_share_one_group_and_the_inputs_are_kept_once
     })
     report = import_vectors(tmp_path / "src", tmp_path / "out")
     assert report.cases == {"FAULT_STRATEGY": 1, "SELECTOR_HASH": 1} and report.groups == 3
-    case = json.loads((tmp_path / "out" / "FAULT_STRATEGY.jsonl").read_text())
+    (case,) = read_cases(tmp_path / "out" / "FAULT_STRATEGY.jsonl")
     assert [group["runs"] for group in case["expect"]] == [["4.7.1", "4.9.8"], ["5.3.3"]]
     assert case["steps"] == [{"op": "advance", "ms": 5}, {"op": "select", "lastBroker": None, "resetIndex": False}]
     assert case["expect"][1]["steps"] == [None, {"expect": {"queue": ["B", 0], "listIndex": 1, "storedIndexAfter": 1}}]
-    hashed = json.loads((tmp_path / "out" / "SELECTOR_HASH.jsonl").read_text())
+    (hashed,) = read_cases(tmp_path / "out" / "SELECTOR_HASH.jsonl")
     assert hashed["expect"] == [{"runs": ["4.7.1", "4.9.8", "5.3.3"],
                                  "results": [0, {"error": "java.lang.ArithmeticException", "message": "/ by zero"}]}]
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["runs"]["4.7.1"]["sameAs"] == {"FAULT_STRATEGY": "4.9.8", "SELECTOR_HASH": "5.3.3"}
     assert [source["path"] for source in manifest["sources"]] == [
         "4.7.1/FAULT_STRATEGY.jsonl", "4.7.1/SELECTOR_HASH.jsonl", "4.9.8/FAULT_STRATEGY.jsonl",
         "4.9.8/SELECTOR_HASH.jsonl", "5.3.3/FAULT_STRATEGY.jsonl", "5.3.3/SELECTOR_HASH.jsonl"]

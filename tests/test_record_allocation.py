@@ -17,13 +17,14 @@ import pytest
 from test_golden_import import harness_records
 
 from pytest_rmq_conformance import cli
-from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.golden.data import load_golden, shipped_dirs, shipped_releases
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.record import allocation, maven
 
 pytestmark = [pytest.mark.network, pytest.mark.once]
 
-RELEASES = os.environ.get("RMQ_RECORD_RELEASES", "5.3.3").split(",")
+#: the newest release the shipped vectors cover, unless named (CI records it fresh)
+RELEASES = os.environ.get("RMQ_RECORD_RELEASES", shipped_releases()[-1]).split(",")
 #: JDK 17 names a null variable in a NullPointerException's message where the class has debug
 #: information: informational, compared by class only (the golden data's README says so)
 NPE = "java.lang.NullPointerException"
@@ -53,6 +54,7 @@ def test_every_committed_answer_is_what_the_release_s_jar_answers(committed, rel
     files = {path: records for path, records in committed.items() if path.startswith(f"{release}/")}
     assert files, f"no committed vectors of {release}"
     for path, records in files.items():
+        assert records[0]["reference"]["maven"]["jars"] == jars.sha256, f"{path}: the jars are not those recorded"
         charset = records[0]["reference"]["defaultCharset"]
         got = allocation.record(jars, release, records, charset=charset)
         assert {record["reference"]["defaultCharset"] for record in got} == {charset}
@@ -115,3 +117,16 @@ def test_the_reference_ports_reproduce_what_java_answers_to_generated_scenarios(
     assert cli.main(argv) == 0
     assert cli.main(["replay", "--golden", str(tmp_path / "g")]) == 0, f"seed {seed}"
     assert "the reference ports reproduce every answer" in capsys.readouterr().out
+
+
+def test_every_recorded_run_s_jars_are_the_ones_maven_central_serves(capsys):
+    """``golden provenance``: each shipped run's coordinates resolved again (one Maven for them all),
+    every jar's SHA-256 the one its manifest recorded."""
+    if shutil.which("mvn") is None:
+        pytest.skip("mvn is not installed")
+    assert cli.main(["golden", "provenance"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    runs = [run for directory in shipped_dirs() for run in load_golden(directory, strategies=()).runs.values()]
+    assert all(run.maven is not None for run in runs), "a shipped run without Maven coordinates"
+    coordinates = {run.maven for run in runs}
+    assert out[-1] == f"{len(coordinates)} of {len(coordinates)} artifacts as recorded"

@@ -18,20 +18,20 @@ from typing import Any
 import pytest
 
 from pytest_rmq_conformance import cli
-from pytest_rmq_conformance.engine.golden.data import load_golden
+from pytest_rmq_conformance.engine.golden.data import load_golden, read_cases, shipped_releases
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.kinds.producer.golden_import import _split
 from pytest_rmq_conformance.record import maven, producer
 
-RELEASES = os.environ.get("RMQ_RECORD_RELEASES", "5.3.3").split(",")
+#: the newest release the shipped vectors cover, unless named (CI records it fresh)
+RELEASES = os.environ.get("RMQ_RECORD_RELEASES", shipped_releases()[-1]).split(",")
 
 
 def committed_answers(release: str) -> dict[str, dict[str, Any]]:
     """The committed answers of ``release`` by case id, as the import keeps them."""
     out = {}
     for path in sorted((golden_dir() / "producer").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            case = json.loads(line)
+        for case in read_cases(path):
             group = next((group for group in case["expect"] if release in group["runs"]), None)
             if group is not None:
                 out[case["id"]] = {key: value for key, value in group.items() if key not in ("runs", "stepsLength")}
