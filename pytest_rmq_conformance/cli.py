@@ -324,7 +324,8 @@ def _golden_provenance(args: argparse.Namespace) -> int:
         for run in load_golden(directory, strategies=(), validate=bool(args.directory)).runs.values():
             if run.maven is not None:
                 names, _ = recorded.setdefault(run.maven, ([], dict(run.jars)))
-                names.append(run.id)
+                if run.id not in names:  # a release's run in the allocation and the producer folders alike
+                    names.append(run.id)
     if not recorded:
         print("no run names Maven coordinates")
         return 0
