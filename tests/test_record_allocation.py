@@ -20,6 +20,7 @@ from pytest_rmq_conformance import cli
 from pytest_rmq_conformance.engine.golden.data import load_golden, shipped_dirs, shipped_releases
 from pytest_rmq_conformance.engine.resources import golden_dir
 from pytest_rmq_conformance.record import allocation, maven
+from pytest_rmq_conformance.releases import parse_release
 
 pytestmark = [pytest.mark.network, pytest.mark.once]
 
@@ -130,3 +131,15 @@ def test_every_recorded_run_s_jars_are_the_ones_maven_central_serves(capsys):
     assert all(run.maven is not None for run in runs), "a shipped run without Maven coordinates"
     coordinates = {run.maven for run in runs}
     assert out[-1] == f"{len(coordinates)} of {len(coordinates)} artifacts as recorded"
+
+
+def test_the_shipped_runs_are_every_version_maven_central_serves():
+    """golden/ holds a run of every rocketmq-client release and rocketmq-client-java version Maven
+    Central lists (``golden releases``): a new one fails here until ``tox -e record-all`` records it."""
+    from pytest_rmq_conformance.record.served import client_java_versions, rocketmq_releases
+
+    runs = [run for directory in shipped_dirs() for run in load_golden(directory, strategies=()).runs.values()]
+    assert sorted({run.rocketmq for run in runs if run.client is None}, key=parse_release) == list(rocketmq_releases().recorded)
+    assert [f"rocketmq-client-java {version}" for version in client_java_versions().recorded] == sorted(
+        {run.client for run in runs if run.client is not None}, key=lambda client: parse_release(client.split()[-1])
+    )
