@@ -317,9 +317,16 @@ def load_problems(specs: Sequence[str], release: str, *, timeout: float | None, 
     return problems
 
 
+def _client_version(client: str) -> tuple[int, ...]:
+    """``rocketmq-client-java 5.2.0`` -> ``(5, 2, 0)`` (a client named otherwise, ``()``)."""
+    last = client.rsplit(" ", 1)[-1]
+    return tuple(int(part) for part in last.split(".")) if all(part.isdigit() for part in last.split(".")) else ()
+
+
 def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The Java runs behind the golden vectors of ``releases`` and ``families`` (default: those
-    of the shipped ``golden/`` folder): release, commit or Maven coordinates, JDK, charset; a run of another client
+    of the shipped ``golden/`` folder), as a case is held to them (of a client's versions filed
+    under one release, the newest): release, commit or Maven coordinates, JDK, charset; a run of another client
     than RocketMQ's own (the 5.x gRPC clients) names it, and the families it recorded."""
     own = {kind.name: kind.golden_dirs for kind in kinds.all_kinds()}
     shipped = [name for name in kinds.names() if not own[kinds.get(name).kind]]  # the families of golden/
@@ -329,6 +336,13 @@ def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) 
     wanted = set(shipped if families is None else families)
     order = {release: at for at, release in enumerate(releases)}
     found = [(run, names) for golden, names in sets if wanted & set(names) for run in golden.runs.values() if run.rocketmq in order]
+    newest: dict[tuple[str, tuple[str, ...]], Any] = {}  # of a client's versions filed under one release, the newest
+    for run, names in found:
+        if run.client is not None:
+            key = (run.rocketmq, tuple(names))
+            if key not in newest or _client_version(run.client) > _client_version(newest[key].client):
+                newest[key] = run
+    found = [(run, names) for run, names in found if run.client is None or newest[(run.rocketmq, tuple(names))] is run]
     out: list[dict[str, Any]] = []
     for run, names in sorted(found, key=lambda item: (order[item[0].rocketmq], item[0].id)):
         entry: dict[str, Any] = {"run": run.id, **{key: value for key, value in run.to_json().items() if key not in ("maven", "calls", "clock")}}
