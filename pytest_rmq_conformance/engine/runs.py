@@ -26,6 +26,7 @@ __all__ = [
     "GoldenDataError",
     "NotModelled",
     "aliases",
+    "answer_groups",
     "compact_runs",
     "expand_runs",
     "expander",
@@ -103,6 +104,18 @@ def expander(manifest: Mapping[str, Any], family: str) -> Callable[[Sequence[Map
     return expand
 
 
+def answer_groups(cases: Sequence[Mapping[str, Any]]) -> dict[str, tuple[int | None, ...]]:
+    """Each run that answered some of ``cases`` (each naming every run in its groups) -> the group
+    of each case its answer is in (``None`` where it gave none): two runs are one behaviour when
+    theirs are equal."""
+    answered: dict[str, list[int | None]] = {}
+    for n, case in enumerate(cases):
+        for index, group in enumerate(case["expect"]):
+            for run in group["runs"]:
+                answered.setdefault(run, [None] * len(cases))[n] = index
+    return {run: tuple(seen) for run, seen in answered.items()}
+
+
 def compact_runs(
     manifest: Mapping[str, Any], files: Mapping[str, Sequence[Mapping[str, Any]]]
 ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
@@ -114,15 +127,11 @@ def compact_runs(
     runs = {run_id: {key: value for key, value in data.items() if key != SAME_AS} for run_id, data in manifest["runs"].items()}
     compacted: dict[str, list[dict[str, Any]]] = {}
     for family, cases in files.items():
-        answered: dict[str, list[int | None]] = {run_id: [] for run_id in runs}
-        for case in cases:
-            group_of = {run: n for n, group in enumerate(case["expect"]) for run in group["runs"]}
-            for run_id, seen in answered.items():
-                seen.append(group_of.get(run_id))
+        answered = answer_groups(cases)
         behaviours: dict[tuple[int | None, ...], list[str]] = {}
-        for run_id, seen in answered.items():
-            if any(n is not None for n in seen):
-                behaviours.setdefault(tuple(seen), []).append(run_id)
+        for run_id in runs:  # in the manifest's order: a behaviour's last run is its newest
+            if run_id in answered:
+                behaviours.setdefault(answered[run_id], []).append(run_id)
         stored_as = {run_id: members[-1] for members in behaviours.values() for run_id in members[:-1]}
         for run_id, stored in stored_as.items():
             runs[run_id][SAME_AS] = dict(sorted({**runs[run_id].get(SAME_AS, {}), family: stored}.items()))
@@ -148,13 +157,7 @@ def read_cases(path: Path) -> Iterator[dict[str, Any]]:
 def _behaviours(path: Path) -> dict[str, tuple[int | None, ...]]:
     """Each run of the golden file ``path`` -> the group of each case its answer is in (``None``
     where it gave none)."""
-    cases = list(read_cases(path)) if path.is_file() else []
-    answered: dict[str, list[int | None]] = {}
-    for n, case in enumerate(cases):
-        for index, group in enumerate(case["expect"]):
-            for run in group["runs"]:
-                answered.setdefault(run, [None] * len(cases))[n] = index
-    return {run: tuple(seen) for run, seen in answered.items()}
+    return answer_groups(list(read_cases(path))) if path.is_file() else {}
 
 
 @lru_cache(maxsize=256)  # asked for every port built

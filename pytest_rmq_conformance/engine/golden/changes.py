@@ -7,7 +7,6 @@ runs of a client outside RocketMQ (the 5.x Java client) follow that client's ver
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from collections import Counter
@@ -15,9 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_rmq_conformance.engine.golden.data import MANIFEST, GoldenDataError, read_cases
 from pytest_rmq_conformance.engine.golden.modelled import modelled_release
 from pytest_rmq_conformance.engine.records import Run
+from pytest_rmq_conformance.engine.runs import MANIFEST, read_cases, read_json
 
 __all__ = ["Change", "History", "histories", "markdown"]
 
@@ -106,10 +105,7 @@ def histories(directories: Iterable[Path]) -> list[History]:
     """Every family of the golden ``directories``, in the order their files are listed."""
     out = []
     for directory in directories:
-        try:
-            manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise GoldenDataError(f"{directory / MANIFEST}: cannot read: {exc}") from None
+        manifest = read_json(directory / MANIFEST, "the golden manifest")
         runs = {run_id: Run.from_json(run_id, data) for run_id, data in manifest["runs"].items()}
         for name in manifest["files"]:
             cases = list(read_cases(directory / name))
