@@ -28,7 +28,7 @@ from pytest_rmq_conformance.processqueue import (
     fill,
 )
 
-VERSIONS = ["4.9.8", "5.3.3"]
+VERSIONS = ["4.9.8", "5.3.3", "5.5.0"]
 KINDS = ["push", "pull", "lite-pull"]
 GROUP = "group"
 T = "TopicTest"
@@ -158,7 +158,7 @@ def test_message_queue_changed_sets_sub_version_and_sends_a_heartbeat(version):
     assert impl.heartbeats == 1
 
 
-@pytest.mark.parametrize("version,notified", [("4.9.8", False), ("5.3.3", True)])
+@pytest.mark.parametrize("version,notified", [("4.9.8", False), ("5.3.3", True), ("5.5.0", True)])
 def test_message_queue_listener_is_notified_on_change_only_in_5_3_3(version, notified):
     impl = make("push", version, assigned=set(queues(2)))
     seen = []
@@ -453,7 +453,7 @@ def test_push_5_3_3_dispatches_pull_requests_after_500_ms():
     assert sorted((due, r.message_queue.queue_id, r.next_offset) for due, r in impl.pull_requests) == [(1500, 0, 0), (1500, 1, 0)]
 
 
-@pytest.mark.parametrize("version,delay", [("4.9.8", 0), ("5.3.3", 500)])
+@pytest.mark.parametrize("version,delay", [("4.9.8", 0), ("5.3.3", 500), ("5.5.0", 500)])
 def test_on_pull_requests_receives_the_requests_and_their_delay(version, delay):
     impl = make("push", version, n=2)
     handed = []
@@ -495,7 +495,7 @@ def test_allocate_gets_sorted_queues_and_client_ids(version):
     assert cid_all == ["c1", "c10", "c2", "c3"]
 
 
-@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", True)])
+@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", True), ("5.5.0", True)])
 @pytest.mark.parametrize("kind", KINDS)
 def test_do_rebalance_returns_balanced_in_5_3_3_and_none_in_4_9_8(kind, version, expected):
     impl = make(kind, version)
@@ -503,7 +503,7 @@ def test_do_rebalance_returns_balanced_in_5_3_3_and_none_in_4_9_8(kind, version,
     assert impl.do_rebalance() is expected
 
 
-@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", False)])
+@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", False), ("5.5.0", False)])
 def test_paused_push_consumer_skips_rebalancing(version, expected):
     impl = make("push", version)
     impl.paused = True
@@ -514,7 +514,7 @@ def test_paused_push_consumer_skips_rebalancing(version, expected):
     assert len(impl.process_queue_table) == 4
 
 
-@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", False)])
+@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", False), ("5.5.0", False)])
 @pytest.mark.parametrize("kind", KINDS)
 def test_strategy_that_raises_leaves_the_table_unchanged(kind, version, expected):
     impl = make(kind, version, assigned=set(queues(2)))
@@ -527,7 +527,7 @@ def test_strategy_that_raises_leaves_the_table_unchanged(kind, version, expected
     assert len(impl.allocate_errors) == 1
 
 
-@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", False)])
+@pytest.mark.parametrize("version,expected", [("4.9.8", None), ("5.3.3", False), ("5.5.0", False)])
 def test_an_exception_in_one_topic_is_swallowed_and_unbalances_only_non_retry_topics(version, expected):
     impl = make("push", version, assigned=None)
     impl.subscribe(RETRY, queues(1, RETRY))
@@ -572,7 +572,35 @@ def test_missing_route_drops_nothing_and_5_3_3_calls_message_queue_changed_with_
     impl.do_rebalance()
     assert impl.process_queue_table == before
     assert not any(pq.dropped for pq in before.values())
-    assert calls == ([(T, set(), set())] if version == "5.3.3" else [])
+    assert calls == ([(T, set(), set())] if version != "4.9.8" else [])
+
+
+@pytest.mark.parametrize("version,balanced,told", [("4.9.8", None, []), ("5.3.3", False, []), ("5.5.0", True, [(T, set(), set())])])
+def test_an_empty_route_keeps_the_table_5_3_3_counts_it_unbalanced_5_5_0_balanced_and_tells_the_listener(version, balanced, told):
+    """RebalanceImpl.rebalanceByTopic: up to 5.4.0 the strategy refuses an empty mqAll (logged,
+    the topic unbalanced); 5.5.0 stops at an empty route, as at a missing one."""
+    impl = make("push", version, strategy=reference_strategy("AVG", {}, version))
+    impl.subscribe(RETRY, queues(1, RETRY))
+    impl.do_rebalance()
+    before = dict(impl.process_queue_table)
+    calls = changed_calls(impl)
+    impl.update_topic_route(T, [])
+    impl.update_topic_route(RETRY, [])
+    assert impl.do_rebalance() is balanced
+    assert impl.process_queue_table == before
+    assert calls == told
+    assert len(impl.allocate_errors) == (0 if version == "5.5.0" else 2)
+
+
+@pytest.mark.parametrize("version,balanced", [("4.9.8", None), ("5.3.3", False), ("5.5.0", True)])
+def test_an_empty_consumer_list_keeps_the_table_5_3_3_counts_it_unbalanced_5_5_0_balanced(version, balanced):
+    impl = make("push", version, strategy=reference_strategy("AVG", {}, version))
+    impl.do_rebalance()
+    before = dict(impl.process_queue_table)
+    impl.broker.find_consumer_id_list = lambda topic, group: []
+    assert impl.do_rebalance() is balanced
+    assert impl.process_queue_table == before
+    assert len(impl.allocate_errors) == (0 if version == "5.5.0" else 1)
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -633,7 +661,7 @@ def test_orderly_push_takes_the_broker_lock_when_adding(version):
     assert all(impl.broker.locks.holder(GROUP, mq) == "c1" for mq in queues(2))
 
 
-@pytest.mark.parametrize("version,later", [("4.9.8", []), ("5.3.3", [500])])
+@pytest.mark.parametrize("version,later", [("4.9.8", []), ("5.3.3", [500]), ("5.5.0", [500])])
 def test_failed_lock_asks_for_rebalance_later_only_in_5_3_3(version, later):
     impl = orderly(version, n=2)
     impl.broker.lock_batch_mq(GROUP, "c2", queues(1))
@@ -652,7 +680,7 @@ def test_do_rebalance_is_order_argument_overrides_consume_orderly(version):
     assert table_ids(impl) == [0]
 
 
-@pytest.mark.parametrize("version,needs_lock", [("4.9.8", True), ("5.3.3", False)])
+@pytest.mark.parametrize("version,needs_lock", [("4.9.8", True), ("5.3.3", False), ("5.5.0", False)])
 def test_orderly_broadcasting_needs_the_lock_only_in_4_9_8(version, needs_lock):
     impl = orderly(version, message_model=BROADCASTING)
     impl.broker.lock_batch_mq(GROUP, "c2", queues(1))
@@ -685,7 +713,7 @@ def orderly_owning(version, **kwargs):
     return impl, mq0, impl.process_queue_table[mq0]
 
 
-@pytest.mark.parametrize("version,wait", [("4.9.8", 1000), ("5.3.3", 500)])
+@pytest.mark.parametrize("version,wait", [("4.9.8", 1000), ("5.3.3", 500), ("5.5.0", 500)])
 def test_orderly_removal_fails_while_the_consume_lock_is_held_leaving_a_zombie(version, wait):
     impl, mq0, pq = orderly_owning(version)
     calls = changed_calls(impl)
@@ -702,7 +730,7 @@ def test_orderly_removal_fails_while_the_consume_lock_is_held_leaving_a_zombie(v
     assert pq.try_unlock_times == 2
 
 
-@pytest.mark.parametrize("version,wait", [("4.9.8", 1000), ("5.3.3", 500)])
+@pytest.mark.parametrize("version,wait", [("4.9.8", 1000), ("5.3.3", 500), ("5.5.0", 500)])
 def test_orderly_removal_succeeds_when_the_consume_lock_is_freed_in_time(version, wait):
     impl, mq0, pq = orderly_owning(version)
     pq.consume_lock.hold_until(impl.clock.now() + wait)
@@ -713,7 +741,7 @@ def test_orderly_removal_succeeds_when_the_consume_lock_is_freed_in_time(version
     assert impl.broker.locks.holder(GROUP, mq0) is None
 
 
-@pytest.mark.parametrize("version,memory_kept", [("4.9.8", False), ("5.3.3", True)])
+@pytest.mark.parametrize("version,memory_kept", [("4.9.8", False), ("5.3.3", True), ("5.5.0", True)])
 def test_failed_orderly_removal_persists_and_4_9_8_still_forgets_the_offset(version, memory_kept):
     impl, mq0, pq = orderly_owning(version)
     impl.offset_store.update_offset(mq0, 42, False)
@@ -1312,7 +1340,7 @@ def test_try_remove_order_message_queue_is_forced_20_s_after_the_last_lock():
     assert not pq.consume_lock.held(clock.now())
 
 
-@pytest.mark.parametrize("version", ["4.9.8", "5.3.3"])
+@pytest.mark.parametrize("version", VERSIONS)
 def test_reset_offset_drops_clears_then_removes_after_10_s(version):
     clock = ManualClock()
     broker = Broker(clock)
@@ -1325,7 +1353,7 @@ def test_reset_offset_drops_clears_then_removes_after_10_s(version):
     old.put_message([Message(5, b"x")])
     impl.reset_offset("T", {mqs[0]: 3})
     assert old.dropped and old.msg_count == 0 and impl.paused
-    assert impl.do_rebalance() is (False if version == "5.3.3" else None)  # paused: skipped
+    assert impl.do_rebalance() is (False if version != "4.9.8" else None)  # paused: skipped
     assert impl.process_queue_table[mqs[0]] is old
     impl.timers.advance(10000)
     assert mqs[0] not in impl.process_queue_table and not impl.paused

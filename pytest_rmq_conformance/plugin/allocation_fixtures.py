@@ -66,9 +66,9 @@ def rmq_groups(rmq_conformance):
 
 @pytest.fixture(scope="session")
 def rmq_client_version(rmq_conformance) -> str:
-    """The Java client release the models follow: ``--rmq-reference-version`` (default 5.3.3;
-    4.7.1 behaves as 4.9.8 here). A test that asks for it is skipped at a release the models do
-    not follow."""
+    """The Java client release the models follow ``--rmq-reference-version`` as: 4.9.8, 5.3.3 or
+    5.5.0 (4.7.1 as 4.9.8, 5.4.0 as 5.3.3). A test that asks for it is skipped at a release the
+    models do not follow."""
     from pytest_rmq_conformance.processqueue.config import client_version
 
     try:

@@ -8,16 +8,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-__all__ = ["ClientConfig", "CLIENT_VERSIONS", "client_version"]
+__all__ = ["ClientConfig", "CLIENT_VERSIONS", "ALIASES", "client_version"]
 
-#: releases whose client behaviour the models reproduce (``../spec/process-queue.md``)
-CLIENT_VERSIONS = ("4.9.8", "5.3.3")
+#: releases whose client behaviour the models reproduce: 4.9.8 and 5.3.3 as the Java classes
+#: behave (docs/explanation/process-queue.md), and 5.5.0, whose modelled methods are 5.3.3's but
+#: for ``RebalanceImpl.rebalanceByTopic``: an empty route or consumer list ends a clustering
+#: rebalance there as balanced (an empty route, outside a retry topic, tells the listener first)
+CLIENT_VERSIONS = ("4.9.8", "5.3.3", "5.5.0")
+
+#: releases the models follow as another: the lines' newest, 4.7.1 as 4.9.8 (its classes differ,
+#: but not in what the fixtures drive), and 5.4.0, whose modelled methods are 5.3.3's (it
+#: changed only ``sendMessageBackAsNormalMessage`` and the lite pull consumer's ``subscriptions``)
+ALIASES = {"4.9": "4.9.8", "5.3": "5.3.3", "5.4": "5.3.3", "5.5": "5.5.0", "4.7.1": "4.9.8", "5.4.0": "5.3.3"}
 
 
 def client_version(version: str) -> str:
-    """``version`` checked (``"4.9"``/``"5.3"`` accepted); 4.7.1 behaves as 4.9.8 here."""
-    aliases = {"4.9": "4.9.8", "5.3": "5.3.3", "4.7.1": "4.9.8"}
-    version = aliases.get(version, version)
+    """``version`` checked, as the release the models follow it as (:data:`ALIASES`)."""
+    version = ALIASES.get(version, version)
     if version not in CLIENT_VERSIONS:
         raise ValueError(f"unknown client version {version!r}; expected one of {', '.join(CLIENT_VERSIONS)}")
     return version

@@ -110,7 +110,7 @@ def process_consume_result_concurrently(
     msgs = list(msgs)
     if message_model == CLUSTERING:
         for msg in msgs[ack_index + 1 :]:
-            if pq.version == "5.3.3" and not pq.contains_message(msg):
+            if pq.version != "4.9.8" and not pq.contains_message(msg):
                 continue  # already gone (sent back by clean_expired_msg): not again
             if _sent(send_message_back, msg):
                 result.sent_back.append(msg)

@@ -275,7 +275,7 @@ class GroupSimulation:
 
     def _wake(self, member: Member, delay: int) -> None:
         at = self.clock.now() + delay
-        if self.version == "5.3.3" and member.last_run is not None:
+        if self.version != "4.9.8" and member.last_run is not None:
             at = max(at, member.last_run + self.config.rebalance_min_interval)
         self._arm(member, at)
 
@@ -304,7 +304,7 @@ class GroupSimulation:
             self._wake(member, delay)
         member.seen_later = len(impl.rebalance_later_requests)
         wait = self.config.rebalance_wait_interval
-        if self.version == "5.3.3" and balanced is False:
+        if self.version != "4.9.8" and balanced is False:
             wait = self.config.rebalance_min_interval
         first = self.phases.pop(client_id, 0)
         self._arm(member, self.clock.now() + max(wait, RUN_TIME) + first)

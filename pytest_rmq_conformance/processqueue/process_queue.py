@@ -158,7 +158,7 @@ class ProcessQueue:
     """One queue's pulled messages on one client (see module docs).
 
     ``clock`` is anything with ``now()`` in milliseconds; ``config`` holds the
-    thresholds; ``version`` selects ``"4.9.8"`` or ``"5.3.3"`` behaviour.
+    thresholds; ``version`` selects ``"4.9.8"`` or ``"5.3.3"`` behaviour (``"5.5.0"``'s ProcessQueue is 5.3.3's).
     """
 
     #: Java's defaults (the instance's own thresholds are in ``config``)

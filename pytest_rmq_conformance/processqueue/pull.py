@@ -172,7 +172,7 @@ def lite_pull_task(impl: RebalanceImpl, mq: MessageQueue, pq: ProcessQueue | Non
     or a missing or dropped queue; only 5.3.3 refreshes ``last_pull_timestamp``."""
     if cancelled or pq is None or pq.dropped:
         return False
-    if impl.version == "5.3.3":
+    if impl.version != "4.9.8":
         pq.last_pull_timestamp = impl.clock.now()
     return True
 

@@ -96,7 +96,7 @@ class RebalanceImpl:
 
     ``strategy`` has Java's ``allocate(consumer_group, current_cid, mq_all, cid_all)``;
     ``broker`` is a :class:`Broker`; ``timers`` runs delayed calls (the delayed unlock,
-    ``rebalance_later``); ``version`` is ``"4.9.8"`` or ``"5.3.3"``.
+    ``rebalance_later``); ``version`` is one of ``CLIENT_VERSIONS`` (``"4.9.8"``, ``"5.3.3"``, ``"5.5.0"``).
     """
 
     CONSUME_TYPE = CONSUME_ACTIVELY
@@ -198,7 +198,7 @@ class RebalanceImpl:
                 if not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
                     balanced = False
         self.truncate_message_queue_not_my_topic()
-        return balanced if self.version == "5.3.3" else None
+        return balanced if self.version != "4.9.8" else None
 
     def _working_message_queues(self, topic: str) -> set[MessageQueue]:
         return {mq for mq, pq in self.process_queue_table.items() if mq.topic == topic and not pq.dropped}
@@ -212,7 +212,7 @@ class RebalanceImpl:
         mq_set = self.topic_subscribe_info_table.get(topic)
         if self.message_model == BROADCASTING:
             if mq_set is None:
-                if self.version == "5.3.3" and not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
+                if self.version != "4.9.8" and not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
                     self.message_queue_changed(topic, set(), set())
                 return True
             need_lock = is_order if self.version == "4.9.8" else False
@@ -220,11 +220,20 @@ class RebalanceImpl:
                 self.message_queue_changed(topic, set(mq_set), set(mq_set))
             self.balanced[topic] = set(mq_set) == self._working_message_queues(topic)
             return self.balanced[topic]
-        cid_all = self.broker.find_consumer_id_list(topic, self.consumer_group)
-        if mq_set is None and self.version == "5.3.3" and not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
-            self.message_queue_changed(topic, set(), set())
-        if mq_set is None or cid_all is None:
-            return True
+        if self.version == "5.5.0":  # an empty route or consumer list ends the rebalance, balanced
+            if not mq_set:
+                if not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
+                    self.message_queue_changed(topic, set(), set())
+                return True
+            cid_all = self.broker.find_consumer_id_list(topic, self.consumer_group)
+            if not cid_all:
+                return True
+        else:
+            cid_all = self.broker.find_consumer_id_list(topic, self.consumer_group)
+            if mq_set is None and self.version != "4.9.8" and not topic.startswith(RETRY_GROUP_TOPIC_PREFIX):
+                self.message_queue_changed(topic, set(), set())
+            if mq_set is None or cid_all is None:
+                return True
         mq_all = list(_java_order(frozenset(mq_set)))
         cid_all = java_sorted_strings(cid_all)
         try:
@@ -275,7 +284,7 @@ class RebalanceImpl:
                 self.process_queue_table[mq] = pq
                 requests.append(PullRequest(self.consumer_group, mq, pq, next_offset))
                 changed = True
-        if self.version == "5.3.3" and not all_locked:
+        if self.version != "4.9.8" and not all_locked:
             self.rebalance_later(500)
         self.dispatch_pull_request(requests, 500)
         return changed
@@ -356,7 +365,7 @@ class RebalanceImpl:
     def _by_broker(self) -> dict[str, list[MessageQueue]]:
         table: dict[str, list[MessageQueue]] = {}
         for mq, pq in self.process_queue_table.items():
-            if self.version == "5.3.3" and pq.dropped:
+            if self.version != "4.9.8" and pq.dropped:
                 continue
             table.setdefault(mq.broker_name, []).append(mq)
         return table
@@ -462,7 +471,7 @@ class RebalancePushImpl(RebalanceImpl):
     def do_rebalance(self, is_order: bool | None = None) -> bool | None:
         """``is_order`` defaults to ``consume_orderly``; a paused consumer skips the run."""
         if self.paused:
-            return False if self.version == "5.3.3" else None
+            return False if self.version != "4.9.8" else None
         return super().do_rebalance(self.consume_orderly if is_order is None else is_order)
 
     def _orderly_clustering(self) -> bool:
@@ -529,7 +538,7 @@ class RebalancePushImpl(RebalanceImpl):
             if self.pull_threshold_size_for_topic != -1:
                 self.pull_threshold_size_for_queue = max(1, self.pull_threshold_size_for_topic // count)
         self.heartbeats += 1
-        if self.version == "5.3.3" and self.message_queue_listener is not None:
+        if self.version != "4.9.8" and self.message_queue_listener is not None:
             try:
                 self.message_queue_listener(topic, mq_all, mq_divided)
             except Exception as exc:  # Java logs what the user's listener throws
@@ -551,7 +560,7 @@ class RebalancePushImpl(RebalanceImpl):
             result = -1
         else:
             raise MQClientException(f"Failed to query consume offset of {mq} from offset store")
-        if self.version == "5.3.3" and result < 0:
+        if self.version != "4.9.8" and result < 0:
             raise MQClientException(f"Found unexpected result {result}")
         return result
 
