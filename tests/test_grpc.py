@@ -434,9 +434,9 @@ def test_a_balancer_failure_shows_whole_steps_and_the_routes_endpoints():
 
 def test_the_header_names_the_java_client_the_vectors_come_from(pytester):
     result = pytester.runpytest(*Q, "--rmq-strategy=GROUP_HASH", "--co")
-    result.stdout.fnmatch_lines(["rmq-conformance: rocketmq-client-java 5.2.0, filed under RocketMQ 5.3.3 (default), charset UTF-8, "
+    result.stdout.fnmatch_lines(["rmq-conformance: rocketmq-client-java 5.2.0, with RocketMQ 5.5.0 (default), charset UTF-8, "
                                  "answers compared call by call*",
-                                 "rmq-conformance: invariants: * (Java's GROUP_HASH at rocketmq-client-java 5.2.0, filed under RocketMQ 5.3.3)"])
+                                 "rmq-conformance: invariants: * (Java's GROUP_HASH at rocketmq-client-java 5.2.0, with RocketMQ 5.5.0)"])
 
 
 def test_an_isolated_balancer_keeps_its_declared_offset(mutants):

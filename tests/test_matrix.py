@@ -23,7 +23,7 @@ from pytest_rmq_conformance.engine.divergence import COUNTER_DRIFT, ERROR_BEHAVI
 from pytest_rmq_conformance.engine.kinds import names
 from pytest_rmq_conformance.kinds.allocation.cases import Expected, JavaError
 from pytest_rmq_conformance.kinds.allocation.replay import Answer, Mismatch, classify
-from pytest_rmq_conformance.matrix.cells import build_matrix
+from pytest_rmq_conformance.matrix.cells import build_matrix, golden_runs
 from pytest_rmq_conformance.matrix.render import MatrixError, validate, write_matrix
 from pytest_rmq_conformance.model import MessageQueue
 
@@ -440,13 +440,20 @@ def test_a_reference_port_at_several_releases_names_each(tmp_path):
     assert "<th" in text and text.count(">RocketMQ 4.9.8</th>") == 1 and "default charset ISO-8859-1" in text
 
 
+def test_a_grpc_run_filed_under_one_release_is_named_under_each_5x_column_it_answers_at():
+    """The gRPC client is versioned apart from RocketMQ: its newest version answers at every 5.x
+    release, and the column of each names it; a 4.x column has no gRPC run."""
+    runs = golden_runs(["4.9.8", "5.3.3", "5.5.0"], ["GROUP_HASH"])
+    assert [(run["rocketmq"], run["run"]) for run in runs] == [("5.3.3", "5.3.3+java-5.2.0"), ("5.5.0", "5.3.3+java-5.2.0")]
+
+
 def test_a_grpc_reference_port_is_shown_by_the_java_client_its_vectors_come_from(tmp_path):
     """The gRPC vectors are rocketmq-client-java's versions, filed under RocketMQ 5.3.3 (the newest shown):
     the port's version, the progress line and the words above the table name that client."""
     lines: list[str] = []
     doc = build_matrix(["SUBSCRIBE_ROUND_ROBIN", "AVG"], ["5.3.3"], checks=["golden"], progress=lines.append)
     assert [row["version"] for row in doc["implementations"]] == ["rocketmq-client-java 5.2.0", "RocketMQ 5.3.3"]
-    assert lines == ["SUBSCRIBE_ROUND_ROBIN (reference port) at rocketmq-client-java 5.2.0, filed under RocketMQ 5.3.3: "
+    assert lines == ["SUBSCRIBE_ROUND_ROBIN (reference port) at rocketmq-client-java 5.2.0, with RocketMQ 5.3.3: "
                      "SUBSCRIBE_ROUND_ROBIN pass", "AVG (reference port) at RocketMQ 5.3.3: AVG pass"]
     write_matrix(doc, tmp_path)
     text = (tmp_path / "matrix.md").read_text(encoding="utf-8")

@@ -75,6 +75,19 @@ class Run:
             data.get("clock"),
         )
 
+    def answers_at(self, version: str) -> bool:
+        """Whether the run holds a case at RocketMQ ``version``: its own release, or, for a client
+        versioned apart from RocketMQ's releases (the 5.x gRPC client), every release of the major
+        line it is filed under.
+
+        >>> run = Run("5.3.3+java-5.2.0", "5.3.3", None, "jdk", "UTF-8", "UTF-8", "rocketmq-client-java 5.2.0")
+        >>> run.answers_at("5.5.0"), run.answers_at("4.9.8")
+        (True, False)
+        """
+        if self.client is not None:
+            return version.partition(".")[0] == self.rocketmq.partition(".")[0]
+        return version == self.rocketmq
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rocketmq": self.rocketmq}
         if self.commit is not None:

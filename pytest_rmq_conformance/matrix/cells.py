@@ -325,9 +325,10 @@ def _client_version(client: str) -> tuple[int, ...]:
 
 def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The Java runs behind the golden vectors of ``releases`` and ``families`` (default: those
-    of the shipped ``golden/`` folder), as a case is held to them (of a client's versions filed
-    under one release, the newest): release, commit or Maven coordinates, JDK, charset; a run of another client
-    than RocketMQ's own (the 5.x gRPC clients) names it, and the families it recorded."""
+    of the shipped ``golden/`` folder), as a case is held to them (of a client's versions answering
+    at one release, the newest): release, commit or Maven coordinates, JDK, charset; a run of another
+    client than RocketMQ's own (the 5.x gRPC clients) names it, and the families it recorded, under
+    each release of its line it answers at."""
     own = {kind.name: kind.golden_dirs for kind in kinds.all_kinds()}
     shipped = [name for name in kinds.names() if not own[kinds.get(name).kind]]  # the families of golden/
     sets = [(load_golden(strategies=()), shipped)]
@@ -335,17 +336,20 @@ def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) 
              for kind, directories in own.items() for directory in directories]
     wanted = set(shipped if families is None else families)
     order = {release: at for at, release in enumerate(releases)}
-    found = [(run, names) for golden, names in sets if wanted & set(names) for run in golden.runs.values() if run.rocketmq in order]
-    newest: dict[tuple[str, tuple[str, ...]], Any] = {}  # of a client's versions filed under one release, the newest
-    for run, names in found:
+    # (release shown, run, families): a client's run answers at every release of its line
+    found = [(release, run, names) for golden, names in sets if wanted & set(names) for run in golden.runs.values()
+             for release in order if run.answers_at(release)]
+    newest: dict[tuple[str, tuple[str, ...]], Any] = {}  # of a client's versions answering at one release, the newest
+    for release, run, names in found:
         if run.client is not None:
-            key = (run.rocketmq, tuple(names))
+            key = (release, tuple(names))
             if key not in newest or _client_version(run.client) > _client_version(newest[key].client):
                 newest[key] = run
-    found = [(run, names) for run, names in found if run.client is None or newest[(run.rocketmq, tuple(names))] is run]
+    found = [(release, run, names) for release, run, names in found if run.client is None or newest[(release, tuple(names))] is run]
     out: list[dict[str, Any]] = []
-    for run, names in sorted(found, key=lambda item: (order[item[0].rocketmq], item[0].id)):
+    for release, run, names in sorted(found, key=lambda item: (order[item[0]], item[1].id)):
         entry: dict[str, Any] = {"run": run.id, **{key: value for key, value in run.to_json().items() if key not in ("maven", "calls", "clock")}}
+        entry["rocketmq"] = release  # the column's release (a client's run is filed under another of its line)
         if run.maven is not None:
             entry["maven"] = run.maven
         if run.client is not None:
@@ -365,7 +369,7 @@ def _versions(versions: Sequence[str]) -> str:
 
 def _progress_line(spec: str, identity: dict[str, Any] | None, at: str, cells: Sequence[dict[str, Any]]) -> str:
     """One line per implementation and release (``at``: the release as shown) as the matrix runs."""
-    shown = identity is None or identity["version"] in (at, at.partition(", filed under ")[0])
+    shown = identity is None or identity["version"] in (at, at.partition(", with ")[0])
     name = spec if identity is None else identity["name"] if shown else f"{identity['name']} {identity['version']}"
     parts = []
     for cell in cells:

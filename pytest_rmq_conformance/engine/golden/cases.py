@@ -41,12 +41,12 @@ class GoldenCases:
 
     def run_for(self, case: Any) -> str | None:
         """The run of ``case`` matching the selected release and charset, if it has one (of several,
-        such as the versions of a 5.x client filed under one release, the last: the newest)."""
+        such as the versions of a 5.x client, the last: the newest)."""
         settings = self.subject.settings
         five = parse_release(settings.version) >= (5, 0, 0)
         for run_id in reversed(case.runs):
             run = self._runs[run_id]
-            if run.rocketmq != settings.version:
+            if not run.answers_at(settings.version):
                 continue
             if run.default_charset == settings.charset or (five and run.default_charset == "UTF-8"):
                 return run_id
@@ -71,7 +71,7 @@ class GoldenCases:
         sets += [load_golden(directory, strategies=served) for directory in self._extra_dirs()]
         for golden in sets:
             self._runs.update(golden.runs)
-        problem = release_problem(subject.settings.version, (run.rocketmq for run in self._runs.values()))
+        problem = release_problem(subject.settings.version, self._covered())
         if problem is not None:
             raise LookupError(problem)
         seen: dict[str, str] = {}
@@ -95,6 +95,17 @@ class GoldenCases:
         self._cases = cases
         return cases
 
+    def _covered(self) -> set[str]:
+        """The releases some loaded run answers at: each run's own, and the shipped releases a
+        client's run answers at too."""
+        from pytest_rmq_conformance.engine.golden.data import shipped_releases
+
+        runs = self._runs.values()
+        covered = {run.rocketmq for run in runs}
+        if any(run.client is not None for run in runs):
+            covered |= {release for release in shipped_releases() if any(run.answers_at(release) for run in runs)}
+        return covered
+
     def missing_vectors(self) -> str | None:
         """Why a served family cannot be checked against Java at the selected release: it has
         vectors at other releases but none there (in any directory), so its run would check nothing
@@ -106,7 +117,7 @@ class GoldenCases:
         for family in self.subject.families:
             runs = {run_id for case in self._every if case.strategy == family for run_id in case.runs}
             releases = sorted({self._runs[run_id].rocketmq for run_id in runs}, key=parse_release)
-            if releases and version not in releases:
+            if releases and not any(self._runs[run_id].answers_at(version) for run_id in runs):
                 return f"--rmq-reference-version={version}: no golden vectors for {family} at RocketMQ {version}; it has them at {', '.join(releases)}"
         return None
 
@@ -117,14 +128,15 @@ class GoldenCases:
         return list(dict.fromkeys(client for client in found if client is not None))
 
     def java_label(self) -> str:
-        """Where the selected release is shown: ``RocketMQ 5.3.3``, or the clients whose runs
-        answer its cases, filed under it (``rocketmq-client-java 5.2.0, filed under RocketMQ 5.3.3``)."""
+        """Where the selected release is shown: ``RocketMQ 5.5.0``, or the clients whose runs
+        answer its cases, with it (``rocketmq-client-java 5.2.0, with RocketMQ 5.5.0``: a client
+        versioned apart from RocketMQ answers at every release of its line)."""
         release = f"RocketMQ {self.subject.settings.version}"
         try:
             clients = self.clients()
         except (GoldenDataError, LookupError):
             clients = []
-        return f"{', '.join(clients)}, filed under {release}" if clients else release
+        return f"{', '.join(clients)}, with {release}" if clients else release
 
     def run_case(self, case: Any) -> CaseOutcome:
         """Replay ``case`` through its kind and report its outcome (also to ``observe``)."""

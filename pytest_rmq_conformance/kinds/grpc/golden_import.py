@@ -32,7 +32,9 @@ SOURCE_SCHEMA = "vector.schema.json"
 #: the schema of the lines the project's harness records (``rmq-conformance golden record``), for
 #: a folder without a schema of its own
 RECORD_SCHEMA = "grpc-harness-record"
-#: the RocketMQ release the 5.x clients' answers are filed under (the suite's only 5.x release)
+#: the RocketMQ release the 5.x clients' answers are filed under; they hold a case at every 5.x
+#: release (:meth:`~pytest_rmq_conformance.engine.records.Run.answers_at`): the client is versioned
+#: apart from RocketMQ's releases
 RELEASE = "5.3.3"
 
 
