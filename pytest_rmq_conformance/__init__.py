@@ -173,6 +173,7 @@ if TYPE_CHECKING:
     )
     from pytest_rmq_conformance.releases import (
         DEFAULT_RELEASE,
+        PORT_RELEASE,
         RELEASES,
     )
 
@@ -258,6 +259,7 @@ __all__ = [
     "OwnershipLedger",
     "PARTITION",
     "PERM_WRITE",
+    "PORT_RELEASE",
     "Plan",
     "ProcessQueue",
     "ProducerScenario",
@@ -300,7 +302,7 @@ _P = "pytest_rmq_conformance"
 _MODULES: dict[str, list[str | tuple[str, str]]] = {
     # queues, Java's order and the registry of kinds and families
     f"{_P}.model": ["MessageQueue", "java_sorted_queues"],
-    f"{_P}.releases": ["RELEASES", "DEFAULT_RELEASE"],
+    f"{_P}.releases": ["RELEASES", "PORT_RELEASE", "DEFAULT_RELEASE"],
     f"{_P}.engine.kinds": [
         "reference_strategy",
         "register_kind",

@@ -967,7 +967,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("--scenarios", type=int, help="how many scenarios (default 1000; with --producer 500)")
     sweep.add_argument("--seed", type=int, help="the seed the scenarios are drawn from (default 0)")
-    sweep.add_argument("--reference-version", help="RocketMQ release of the reference ports (default 5.3.3)")
+    sweep.add_argument("--reference-version", help=f"RocketMQ release of the reference ports (default {DEFAULT_RELEASE}, the newest recorded)")
     sweep.add_argument("--master", default="local[*]", help="Spark master (default local[*]; e.g. spark://host:7077)")
     sweep.add_argument("--partitions", type=int, help="Spark partitions of the scenarios (default 4 per core)")
     sweep.add_argument("--timeout", type=float, help="seconds one strategy call (allocate, or a group's take) may take (default 2)")

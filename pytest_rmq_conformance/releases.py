@@ -9,11 +9,16 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["RELEASES", "DEFAULT_RELEASE", "is_line", "parse_release", "release_problem", "resolve_line"]
+__all__ = ["RELEASES", "PORT_RELEASE", "DEFAULT_RELEASE", "is_line", "parse_release", "release_problem", "resolve_line"]
 
-#: The RocketMQ releases whose Java classes produced the golden vectors.
+#: The RocketMQ releases the reference ports reproduce; every other recorded release is
+#: reproduced as the one of these whose answers it gives (``engine.runs.modelled_release``).
 RELEASES: tuple[str, ...] = ("4.7.1", "4.9.8", "5.3.3")
-DEFAULT_RELEASE = "5.3.3"
+#: The release a reference port behaves as unless given ``version=``: the newest it reproduces.
+PORT_RELEASE = RELEASES[-1]
+#: The release the suite judges against unless told (``--rmq-reference-version``): the newest
+#: ``golden/`` records (tests/test_golden_behaviours.py holds it there).
+DEFAULT_RELEASE = "5.5.0"
 
 _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 _LINE = re.compile(r"(\d+)\.(\d+)")

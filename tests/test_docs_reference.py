@@ -69,7 +69,7 @@ def test_the_options_reference_shows_the_real_defaults():
     text = options_rst(parser, stated_defaults())
     entries = dict(re.findall(r"^\.\. option:: (--[\w-]+).*?\n   Default: ([^·\n]*)", text, re.MULTILINE | re.DOTALL))
     assert entries["--rmq-timeout"].strip() == "``5``"
-    assert entries["--rmq-reference-version"].strip() == "``5.3.3``"
+    assert entries["--rmq-reference-version"].strip() == "``5.5.0``"
     assert entries["--rmq-strategy"].strip() == "``AVG``"
     assert entries["--rmq-max-restarts"].strip() == "``3``"
     assert entries["--rmq-seed"].strip() == "a new one each run"

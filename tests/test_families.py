@@ -35,7 +35,7 @@ def test_the_whole_suite_runs_against_a_registered_family(toy):
     result.stdout.fnmatch_lines(
         [
             "rmq-conformance: strategy toy_family:Rotate *name ROTATE",
-            "rmq-conformance: invariants: balance, coverage, no-double-assignment, one-answer, only-from-mq-all (Java's ROTATE at 5.3.3)",
+            "rmq-conformance: invariants: balance, coverage, no-double-assignment, one-answer, only-from-mq-all (Java's ROTATE at 5.5.0)",
             "rmq-conformance: golden vectors: 3 ROTATE cases",
         ]
     )
@@ -49,7 +49,7 @@ def test_its_wrong_twin_is_rejected_by_the_golden_vectors(toy):
     result = toy.runpytest("-p", "no:cacheprovider", "--rmq-strategy=toy_family:RotateIgnoringOffset", "--rmq-checks=golden")
     assert result.ret == 1
     assert result.parseoutcomes() == {"passed": 3 - 1, "failed": 1}
-    result.stdout.fnmatch_lines(["*toy-ROTATE-0001-offset-one at RocketMQ 5.3.3: *"])
+    result.stdout.fnmatch_lines(["*toy-ROTATE-0001-offset-one at RocketMQ 5.5.0: *"])
 
 
 def test_and_by_the_differential_with_its_reference(toy):
@@ -57,7 +57,7 @@ def test_and_by_the_differential_with_its_reference(toy):
         "-p", "no:cacheprovider", "--rmq-strategy=toy_family:RotateIgnoringOffset", "--rmq-checks=reference", "--rmq-seed=1"
     )
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["*ROTATE differs from the reference port of RocketMQ 5.3.3 on a generated group*"])
+    result.stdout.fnmatch_lines(["*ROTATE differs from the reference port of RocketMQ 5.5.0 on a generated group*"])
 
 
 def test_a_registered_family_is_a_reference_name(monkeypatch, toy_registered):

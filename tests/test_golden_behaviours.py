@@ -18,12 +18,13 @@ from pytest_rmq_conformance.engine.golden.data import (
     load_golden,
     read_cases,
     shipped_dirs,
+    shipped_releases,
     write_golden,
 )
 from pytest_rmq_conformance.engine.golden.modelled import NotModelled, modelled_release
 from pytest_rmq_conformance.engine.kinds import reference_strategy
 from pytest_rmq_conformance.kinds.allocation.replay import replay_case
-from pytest_rmq_conformance.releases import RELEASES
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE, RELEASES
 
 pytestmark = pytest.mark.once
 
@@ -55,6 +56,10 @@ def test_the_shipped_runs_are_every_release_and_client_version_maven_central_ser
         ("5.0.0", "5.0.2", "5.0.3", "5.0.4", "5.0.5", "5.0.6", "5.0.7", "5.0.8", "5.1.0", "5.2.0")
     ]
     assert all(run.maven is not None and run.commit is None for run in runs)
+
+
+def test_the_default_release_is_the_newest_recorded():
+    assert shipped_releases()[-1] == DEFAULT_RELEASE
 
 
 @pytest.mark.parametrize("path", [path for path, _ in _shipped()], ids=lambda path: path.stem)

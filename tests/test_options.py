@@ -77,7 +77,7 @@ def test_a_value_that_does_not_parse_is_a_usage_error_naming_where_it_came_from(
 def test_the_environment_reaches_a_real_run(pytester, monkeypatch):
     monkeypatch.setenv("RMQ_TIMEOUT", "2")
     result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=AVG", "--rmq-checks=golden", "--co")
-    result.stdout.fnmatch_lines(["rmq-conformance: RocketMQ 5.3.3 (default), charset UTF-8, answers compared as sets, 2 s per call"])
+    result.stdout.fnmatch_lines(["rmq-conformance: RocketMQ 5.5.0 (default), charset UTF-8, answers compared as sets, 2 s per call"])
     monkeypatch.setenv("RMQ_MAX_RESTARTS", "many")
     result = pytester.runpytest("-p", "no:cacheprovider", "--rmq-strategy=AVG", "--rmq-checks=golden", "--co")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -77,7 +77,7 @@ def test_header_names_strategy_release_and_their_sources(pytester, monkeypatch):
         [
             "rmq-conformance: strategy CONSISTENT_HASH (--rmq-strategy): built-in reference port "
             "AllocateMessageQueueConsistentHash, name CONSISTENT_HASH",
-            "rmq-conformance: RocketMQ 5.3.3 (default), charset UTF-8, answers compared as sets, 5 s per call",
+            "rmq-conformance: RocketMQ 5.5.0 (default), charset UTF-8, answers compared as sets, 5 s per call",
             "rmq-conformance: golden vectors: 439 CONSISTENT_HASH cases",
         ]
     )
@@ -151,14 +151,14 @@ def test_failure_report_names_case_inputs_diff_and_rerun_line(suite):
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "pub-AVG-0002-published-example at RocketMQ 5.3.3: 8 missing and 8 extra queue(s)",
+            "pub-AVG-0002-published-example at RocketMQ 5.5.0: 8 missing and 8 extra queue(s)",
             "  inputs (published-example): 16 queues (1 topic(s), 1 broker(s)); 2 clients *; no params",
             "  2 of 2 caller(s) answered differently from Java:",
             "  currentCID='192.168.0.2@*': 8 missing and 8 extra queue(s)",
             "      missing: TopicTest@broker-a: 0 1 2 3 4 5 6 7",
             "      extra:   TopicTest@broker-a: 8 9 10 11 12 13 14 15",
             "*",
-            "  rerun: pytest --rmq-strategy=miniatures:AvgRemainderToLast --rmq-reference-version=5.3.3 "
+            "  rerun: pytest --rmq-strategy=miniatures:AvgRemainderToLast --rmq-reference-version=5.5.0 "
             "--rmq-checks=golden --rmq-case=pub-AVG-0002-published-example",
         ]
     )
@@ -488,7 +488,7 @@ def test_hooks_name_build_and_observe(pytester):
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(["*strategy replicas (--rmq-strategy): class conftest.Replicas (pytest_rmq_strategies hook) from *conftest.py, name CONSISTENT_HASH"])
     seen = [json.loads(line) for line in pytester.path.joinpath("outcomes.jsonl").read_text().splitlines()]
-    assert len(seen) == 439 and all(passed and run == "5.3.3" for _, run, passed, _ in seen)
+    assert len(seen) == 439 and all(passed and run == "5.5.0" for _, run, passed, _ in seen)
 
 
 def extra_golden(pytester, edit=None):
@@ -514,8 +514,8 @@ def test_golden_dirs_hook_adds_cases(pytester):
     ("strategy", "pattern", "says"),
     [
         ("SELECTOR_HASH", "pub-SELECTOR_HASH-9999", "--rmq-case=pub-SELECTOR_HASH-9999: matches none of the * golden cases "
-         "of SELECTOR_HASH at RocketMQ 5.3.3; nearest: pub-SELECTOR_HASH-*"),
-        ("AVG", "nothing-like-it", "--rmq-case=nothing-like-it: matches none of the * golden cases of AVG at RocketMQ 5.3.3; "
+         "of SELECTOR_HASH at RocketMQ 5.5.0; nearest: pub-SELECTOR_HASH-*"),
+        ("AVG", "nothing-like-it", "--rmq-case=nothing-like-it: matches none of the * golden cases of AVG at RocketMQ 5.5.0; "
          "they run from pub-AVG-0001-* to *"),
     ],
 )

@@ -180,7 +180,7 @@ def test_a_java_twin_diverging_on_a_generated_trace_shows_the_state_table(pytest
     result = pytester.runpytest(*Q, "--rmq-strategy=producer_mutants:OddCounter", "--rmq-checks=reference")
     assert result.ret == 1
     result.stdout.fnmatch_lines([
-        "*FAULT_STRATEGY differs from the reference port of RocketMQ 5.3.3 on a generated trace, at step *: *",
+        "*FAULT_STRATEGY differs from the reference port of RocketMQ 5.5.0 on a generated trace, at step *: *",
         "*step*clock*counter*list*fault table*op*Java*strategy",
         "*(Java: the reference port, which answers every golden vector as Java did)",
     ])

@@ -92,7 +92,7 @@ def test_a_trace_failure_shows_the_state_up_to_the_first_diverging_step(pytester
     result = pytester.runpytest(*Q, "--rmq-strategy=producer_breakers:CounterTooFar", "-k", "pub-FAULT_STRATEGY-0001-")
     assert result.ret == 1
     result.stdout.fnmatch_lines([
-        "*pub-FAULT_STRATEGY-0001-spec-example (FAULT_STRATEGY, RocketMQ 5.3.3): first divergence at step 0: queue A/0, Java's C/1*",
+        "*pub-FAULT_STRATEGY-0001-spec-example (FAULT_STRATEGY, RocketMQ 5.5.0): first divergence at step 0: queue A/0, Java's C/1*",
         "*step*clock*counter*list*fault table*op*Java*strategy",
         "*0*0*10*A/0-1,B/0-1,C/0-1*select(-)*C/1 @5 idx=11*A/0 @0 idx=12",
         "*rerun: pytest*--rmq-strategy=producer_breakers:CounterTooFar*pub-FAULT_STRATEGY-0001-spec-example*",

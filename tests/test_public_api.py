@@ -71,6 +71,7 @@ PUBLIC = [
     "OwnershipLedger",
     "PARTITION",
     "PERM_WRITE",
+    "PORT_RELEASE",
     "Plan",
     "ProcessQueue",
     "ProducerScenario",

@@ -31,7 +31,7 @@ def test_a_hook_names_a_strategy_and_the_subject_finds_its_family():
     assert found.load_error is None
     assert (found.source.resolved.kind, found.source.resolved.where) == ("class", "pytest_rmq_strategies hook")
     assert (found.name, found.family) == ("CONSISTENT_HASH", "CONSISTENT_HASH")
-    assert found.properties_origin == "Java's CONSISTENT_HASH at 5.3.3"
+    assert found.properties_origin == "Java's CONSISTENT_HASH at 5.5.0"
     assert not found.is_reference and found.fresh_instances
 
 
@@ -89,7 +89,7 @@ def test_a_name_that_reads_the_configuration_is_probed_with_the_family_configura
     found = subject("mine", named=lambda: {"mine": Nearby})
     assert found.load_error is None
     assert (found.name, found.family) == ("MACHINE_ROOM_NEARBY-AVG", "MACHINE_ROOM_NEARBY")
-    assert found.properties_origin == "Java's MACHINE_ROOM_NEARBY at 5.3.3"
+    assert found.properties_origin == "Java's MACHINE_ROOM_NEARBY at 5.5.0"
     assert found.build(None, {}).inner.name == "AVG"  # the probe's keywords, not none
 
 

@@ -52,7 +52,7 @@ def test_a_draw_the_reference_port_fails_is_a_suite_fault_and_passes(wrong_prope
         assert result.ret == 0, result.stdout.str()
         result.assert_outcomes(passed=1, warnings=result.parseoutcomes()["warnings"])
     result.stdout.fnmatch_lines([
-        "*RmqSuiteFaultWarning: test_first_half: suite fault: Java's SELECTOR_HASH at 5.3.3 (the reference port) fails this "
+        "*RmqSuiteFaultWarning: test_first_half: suite fault: Java's SELECTOR_HASH at 5.5.0 (the reference port) fails this "
         "check itself on a draw of seed 3: the draw lies outside the property's domain, or the property is wrong*",
         "*the reference port: SELECTOR_HASH breaks first-half",
         "*calls as data: {\"arg\": *",
@@ -122,7 +122,7 @@ def test_an_allocation_draw_the_reference_port_fails_is_a_suite_fault_too(pytest
     result = pytester.runpytest(*Q, "--rmq-strategy=avg_twin:Twin", "--rmq-seed=1", "-k", "test_everyone_busy", "test_wrong_allocation.py")
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines([
-        "*RmqSuiteFaultWarning: test_everyone_busy: suite fault: Java's AVG at 5.3.3 (the reference port) fails this check itself*",
+        "*RmqSuiteFaultWarning: test_everyone_busy: suite fault: Java's AVG at 5.5.0 (the reference port) fails this check itself*",
         "*the reference port: AVG breaks everyone-busy",
         "*holds no queue*",
         "*group as data: {*",

@@ -89,7 +89,7 @@ def test_the_built_in_harness_serves_it_in_a_process_of_its_own(run):
 
 def test_the_matrix_has_a_column_for_it(run, tmp_path):
     result = run(
-        "matrix", "ROUND_ROBIN", "toy_kind:FloorMod", HARNESS, "--release", "5.3.3",
+        "matrix", "ROUND_ROBIN", "toy_kind:FloorMod", HARNESS, "--release", "5.5.0",
         "--out", str(tmp_path / "m"), tool="cli", entry_point=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr

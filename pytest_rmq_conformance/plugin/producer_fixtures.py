@@ -24,13 +24,25 @@ __all__ = ["FaultStrategies", "rmq_route", "rmq_fault_strategy"]
 _FAMILY = "FAULT_STRATEGY"
 
 
+def _port_release(version: str) -> str:
+    """The release the producer ports reproduce ``version`` as (5.5.0 as 5.3.3); a test at a
+    release they reproduce as none is skipped, saying why."""
+    from pytest_rmq_conformance.engine.golden.modelled import modelled_release, not_modelled
+
+    modelled = modelled_release(_FAMILY, version)
+    if modelled is None:
+        pytest.skip(str(not_modelled(_FAMILY, version)))
+    return modelled
+
+
 class FaultStrategies:
     """Builds the fault strategy under test: the ``--rmq-strategy`` one when it is of the
     ``FAULT_STRATEGY`` family, else the reference ``MQFaultStrategy`` at
     ``--rmq-reference-version``; each call a new one, on ``rmq_clock`` unless given ``clock=``.
 
     ``under_test`` says which; ``version`` is the release; :meth:`reference` builds the
-    reference port whatever is under test.
+    reference port whatever is under test, as the release it reproduces the selected one as
+    (a test at a release it reproduces as none is skipped).
     """
 
     def __init__(self, conformance: Any, clock: Any):
@@ -84,7 +96,7 @@ class FaultStrategies:
         if subject is None:
             from pytest_rmq_conformance.ports.producer.fault_strategy import MQFaultStrategy
 
-            strategy: Any = MQFaultStrategy(clock=clock, version=self.version)
+            strategy: Any = MQFaultStrategy(clock=clock, version=_port_release(self.version))
         else:
             strategy = subject.build(_FAMILY, {"clock": clock})
         return _configured(strategy, send_latency_fault_enable, latency_max, not_available_duration, seed)
@@ -102,7 +114,7 @@ class FaultStrategies:
         """A new reference ``MQFaultStrategy`` at ``version`` (default the selected release)."""
         from pytest_rmq_conformance.ports.producer.fault_strategy import MQFaultStrategy
 
-        strategy = MQFaultStrategy(clock=self._clock if clock is None else clock, version=version or self.version)
+        strategy = MQFaultStrategy(clock=self._clock if clock is None else clock, version=_port_release(version or self.version))
         return _configured(strategy, send_latency_fault_enable, latency_max, not_available_duration, seed)
 
     def __repr__(self) -> str:
@@ -157,7 +169,7 @@ def rmq_route(rmq_conformance, rmq_clock):
     latencies=None, version=None, clock=None, seed=0)`` is a topic's route (``.route``, a
     ``TopicRouteData``) over simulated brokers answering in ``latency`` ms (those named in
     ``latencies``, a dict, in their own) on ``rmq_clock``, following the send loop
-    of ``--rmq-reference-version``, its publish infos' counters seeded with ``seed`` (``None``:
+    of ``--rmq-reference-version`` (as the release the ports reproduce it as), its publish infos' counters seeded with ``seed`` (``None``:
     random, as in Java). Make a broker ``.slow(name, ms=)``, ``.down(name)``,
     ``.error(name, code=)`` or ``.healthy(name)``; ``.send(strategy)`` sends one message as
     Java's ``sendDefaultImpl`` does (up to 3 attempts, the last broker avoided, latency
@@ -191,7 +203,7 @@ def rmq_route(rmq_conformance, rmq_clock):
         return SimulatedRoute(
             {"broker-a": 4, "broker-b": 4} if brokers is None else brokers,
             clock=rmq_clock if clock is None else clock,
-            version=version or rmq_conformance.settings.version,
+            version=_port_release(version or rmq_conformance.settings.version),
             topic=topic,
             latency=latency,
             latencies=latencies,

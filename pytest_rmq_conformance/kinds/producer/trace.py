@@ -40,9 +40,9 @@ from pytest_rmq_conformance.kinds.producer.cases import (
     publish_list,
 )
 from pytest_rmq_conformance.kinds.producer.drift import takes_alike, when_it_shows
+from pytest_rmq_conformance.kinds.producer.release import producer_release
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.ports.producer.contract import BrokerData, QueueData, TopicRouteData
-from pytest_rmq_conformance.releases import RELEASES, parse_release
 
 __all__ = [
     "Fault",
@@ -739,10 +739,19 @@ _ORDERED = (4, 9, 8)
 
 
 def _release_of(run: str, answers: Answers) -> tuple[int, int, int] | None:
-    """The release whose answers ``run`` names: the run itself, or (a generated case) the
-    release of the reference port that answered; ``None`` for no one known release."""
-    named = [run] if run in RELEASES else [name for name in answers.runs if name in RELEASES]
-    return parse_release(named[0]) if len(named) == 1 else None
+    """The release of the ports whose answers ``run`` names: the one they reproduce the run's
+    release as, else (a generated case, or a release they reproduce as none) the one release
+    they reproduce the group's runs as; ``None`` for no one known release."""
+    for names in ([run], answers.runs):
+        found = set()
+        for name in names:
+            try:
+                found.add(producer_release(name))
+            except ValueError:  # not a release, or one the ports reproduce as none
+                continue
+        if found:
+            return found.pop() if len(found) == 1 else None
+    return None
 
 
 def _answers(answers: Answers) -> tuple[Any, ...]:

@@ -28,6 +28,7 @@ from pytest_rmq_conformance.pipeline.spark import (
     staged,
     write_json,
 )
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["run_sweep", "evaluate_batches", "evaluator_batches", "entry_labels", "EXAMPLES"]
 
@@ -88,7 +89,7 @@ def run_sweep(
     space: SweepSpace,
     out: Path,
     *,
-    version: str = "5.3.3",
+    version: str = DEFAULT_RELEASE,
     master: str = "local[*]",
     partitions: int | None = None,
     timeout: float | None = 2.0,

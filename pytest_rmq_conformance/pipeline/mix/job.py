@@ -36,6 +36,7 @@ from pytest_rmq_conformance.pipeline.spark import (
     staged,
     write_json,
 )
+from pytest_rmq_conformance.releases import DEFAULT_RELEASE
 
 __all__ = ["run_mix_sweep", "run_mix_groups_sweep", "validate_mix_summary", "merge_summaries", "empty_summary"]
 
@@ -107,7 +108,7 @@ def replay_command(space: SweepSpace, spec: str, index: int, version: str) -> st
         "--scenarios",
         str(index + 1),
     ]
-    if version != "5.3.3":
+    if version != DEFAULT_RELEASE:
         argv += ["--reference-version", version]
     return shlex.join(argv)
 
@@ -253,7 +254,7 @@ def run_mix_sweep(
     space: SweepSpace,
     out: Path,
     *,
-    version: str = "5.3.3",
+    version: str = DEFAULT_RELEASE,
     master: str = "local[*]",
     partitions: int | None = None,
     timeout: float | None = 2.0,

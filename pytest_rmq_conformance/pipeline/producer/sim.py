@@ -32,7 +32,7 @@ from pytest_rmq_conformance.ports.producer.contract import BrokerData, FaultStra
 from pytest_rmq_conformance.ports.producer.fault_strategy import NOT_AVAILABLE_DURATION, MQFaultStrategy
 from pytest_rmq_conformance.ports.producer.sending import SimulatedRoute
 from pytest_rmq_conformance.processqueue.clock import ManualClock
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = [
     "Scenario",
@@ -223,7 +223,7 @@ def simulate(factory: Factory, scenario: Scenario, latency_fault: bool, *, trace
              release: str | None = None) -> Measured:
     """Play ``scenario`` against a strategy from ``factory`` with ``sendLatencyFaultEnable`` set
     to ``latency_fault``, through the send loop of ``release`` (default: a reference port's own
-    release, :data:`DEFAULT_RELEASE` for any other strategy). With ``trace``, ``Measured.trace``
+    release, :data:`PORT_RELEASE` for any other strategy). With ``trace``, ``Measured.trace``
     lists every send as ``(start ms, brokers tried, failed)``."""
     clock = SimulatedClock()
     measured = Measured()
@@ -235,8 +235,8 @@ def simulate(factory: Factory, scenario: Scenario, latency_fault: bool, *, trace
 
 
 def _own_release(strategy: Any) -> str:
-    """A reference port's release; :data:`DEFAULT_RELEASE` for any other strategy."""
-    return strategy.version if isinstance(strategy, MQFaultStrategy) else DEFAULT_RELEASE
+    """A reference port's release; :data:`PORT_RELEASE` for any other strategy."""
+    return strategy.version if isinstance(strategy, MQFaultStrategy) else PORT_RELEASE
 
 
 def _play(factory: Factory, clock: SimulatedClock, scenario: Scenario, latency_fault: bool, measured: Measured,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.pipeline.producer.sim import Factory, reference_factory
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE, RELEASES
+from pytest_rmq_conformance.releases import PORT_RELEASE, RELEASES
 
 __all__ = ["Configuration", "configurations", "load_problem", "user_factory", "FAMILY", "REFERENCE", "USER_RELEASE"]
 
@@ -29,7 +29,7 @@ FAMILY = "FAULT_STRATEGY"
 #: the ``strategy`` of a reference port's configuration
 REFERENCE = "reference"
 #: the release whose send loop (``sendDefaultImpl``) plays a user's strategy
-USER_RELEASE = DEFAULT_RELEASE
+USER_RELEASE = PORT_RELEASE
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from pytest_rmq_conformance.model import MessageQueue
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE, parse_release
+from pytest_rmq_conformance.releases import PORT_RELEASE, parse_release
 
 __all__ = [
     "AllocateMessageQueueStrategy",
@@ -54,7 +54,7 @@ class AllocateMessageQueueStrategy:
 
     name: str = ""
 
-    def __init__(self, *, version: str = DEFAULT_RELEASE) -> None:
+    def __init__(self, *, version: str = PORT_RELEASE) -> None:
         self.version = version
         self._release = parse_release(version)
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["AllocateMessageQueueByConfig"]
 
@@ -26,7 +26,7 @@ class AllocateMessageQueueByConfig(AllocateMessageQueueStrategy):
         self,
         message_queue_list: Sequence[MessageQueue] | None = None,
         *,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
     ) -> None:
         super().__init__(version=version)
         self.message_queue_list = None if message_queue_list is None else list(message_queue_list)

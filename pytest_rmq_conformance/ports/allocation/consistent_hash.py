@@ -15,7 +15,7 @@ from functools import lru_cache, partial
 from pytest_rmq_conformance.javalang import java_get_bytes, normalize_charset
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy, check_arguments
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["AllocateMessageQueueConsistentHash", "HashRing", "RingHit", "md5_hash"]
 
@@ -136,7 +136,7 @@ class AllocateMessageQueueConsistentHash(AllocateMessageQueueStrategy):
         virtual_node_cnt: int = 10,
         custom_hash_function: HashFunction | object | None = None,
         *,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
         charset: str = "UTF-8",
     ) -> None:
         super().__init__(version=version)

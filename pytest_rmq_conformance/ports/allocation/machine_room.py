@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from pytest_rmq_conformance.javalang import java_split
 from pytest_rmq_conformance.ports.allocation.base import AllocateMessageQueueStrategy, check_arguments
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["AllocateMessageQueueByMachineRoom", "broker_room"]
 
@@ -36,7 +36,7 @@ class AllocateMessageQueueByMachineRoom(AllocateMessageQueueStrategy):
         self,
         consumeridcs: Iterable[str] | None = None,
         *,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
     ) -> None:
         super().__init__(version=version)
         self.consumeridcs = None if consumeridcs is None else frozenset(consumeridcs)

@@ -11,7 +11,7 @@ from pytest_rmq_conformance.ports.allocation.base import (
     MachineRoomResolver,
     check_arguments,
 )
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["AllocateMachineRoomNearby"]
 
@@ -35,7 +35,7 @@ class AllocateMachineRoomNearby(AllocateMessageQueueStrategy):
         allocate_message_queue_strategy,
         machine_room_resolver: MachineRoomResolver,
         *,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
     ) -> None:
         super().__init__(version=version)
         if allocate_message_queue_strategy is None:

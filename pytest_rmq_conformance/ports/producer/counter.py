@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from pytest_rmq_conformance.javalang import INT_MAX, JavaRandom, java_abs, java_int, mask31
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE, RELEASES, parse_release
+from pytest_rmq_conformance.releases import PORT_RELEASE, RELEASES, parse_release
 
 __all__ = ["ThreadLocalIndex", "producer_release"]
 
@@ -42,7 +42,7 @@ class ThreadLocalIndex:
     (0, -2147483648)
     """
 
-    def __init__(self, *, version: str = DEFAULT_RELEASE, seed: int | None = None) -> None:
+    def __init__(self, *, version: str = PORT_RELEASE, seed: int | None = None) -> None:
         self.version = version
         self._release = producer_release(version)
         self.random = JavaRandom(time.time_ns() if seed is None else seed)

@@ -14,7 +14,7 @@ from pytest_rmq_conformance.ports.producer.contract import Clock, FaultItem, Top
 from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex, producer_release
 from pytest_rmq_conformance.ports.producer.latency import LatencyFaultToleranceImpl
 from pytest_rmq_conformance.ports.producer.publish_info import TopicPublishInfo, topic_route_data_to_topic_publish_info
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["MQFaultStrategy", "SystemClock", "LATENCY_MAX", "NOT_AVAILABLE_DURATION", "ISOLATION_LATENCY", "SHUFFLE_SEED"]
 
@@ -59,7 +59,7 @@ class MQFaultStrategy:
 
     name = "FAULT_STRATEGY"
 
-    def __init__(self, *, clock: Clock | None = None, version: str = DEFAULT_RELEASE) -> None:
+    def __init__(self, *, clock: Clock | None = None, version: str = PORT_RELEASE) -> None:
         self.version = version
         self._release = producer_release(version)
         self.clock: Clock = SystemClock() if clock is None else clock

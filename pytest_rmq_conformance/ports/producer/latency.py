@@ -11,7 +11,7 @@ from dataclasses import replace
 from pytest_rmq_conformance.javalang import JavaConcurrentHashMap, JavaRandom, java_long, java_rem
 from pytest_rmq_conformance.ports.producer.contract import Clock, FaultItem
 from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex, producer_release
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["LatencyFaultToleranceImpl", "DETECT_TIMEOUT", "DETECT_INTERVAL"]
 
@@ -34,7 +34,7 @@ class LatencyFaultToleranceImpl:
         self,
         *,
         clock: Clock,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
         detect_timeout: int = DETECT_TIMEOUT,
         detect_interval: int = DETECT_INTERVAL,
     ) -> None:

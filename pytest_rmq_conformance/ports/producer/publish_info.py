@@ -21,7 +21,7 @@ from pytest_rmq_conformance.javalang import (
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.ports.producer.contract import MASTER_ID, PERM_WRITE, QueueData, TopicRouteData
 from pytest_rmq_conformance.ports.producer.counter import ThreadLocalIndex, producer_release
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["TopicPublishInfo", "QueueFilter", "topic_route_data_to_topic_publish_info"]
 
@@ -44,7 +44,7 @@ class TopicPublishInfo:
         self,
         queues: Iterable[MessageQueue] = (),
         *,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
         queue_datas: Iterable[QueueData] = (),
         order_topic: bool = False,
         send_which_queue: ThreadLocalIndex | None = None,
@@ -144,7 +144,7 @@ def _parse_int(text: str) -> int:
 
 
 def topic_route_data_to_topic_publish_info(
-    topic: str, route: TopicRouteData, *, version: str = DEFAULT_RELEASE
+    topic: str, route: TopicRouteData, *, version: str = PORT_RELEASE
 ) -> TopicPublishInfo:
     """Java ``MQClientInstance.topicRouteData2TopicPublishInfo`` (same in all three releases).
 

@@ -12,7 +12,7 @@ from typing import Any
 from pytest_rmq_conformance.javalang import JavaRandom, java_abs, java_hash_code, java_list_get, java_rem
 from pytest_rmq_conformance.model import MessageQueue
 from pytest_rmq_conformance.ports.producer.counter import producer_release
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE
+from pytest_rmq_conformance.releases import PORT_RELEASE
 
 __all__ = ["SelectMessageQueueByHash", "SelectMessageQueueByRandom"]
 
@@ -32,7 +32,7 @@ class SelectMessageQueueByHash:
 
     name = "SELECTOR_HASH"
 
-    def __init__(self, *, version: str = DEFAULT_RELEASE) -> None:
+    def __init__(self, *, version: str = PORT_RELEASE) -> None:
         self.version = version
         self._release = producer_release(version)
 
@@ -63,7 +63,7 @@ class SelectMessageQueueByRandom:
 
     name = "SELECTOR_RANDOM"
 
-    def __init__(self, *, version: str = DEFAULT_RELEASE, seed: int | None = None) -> None:
+    def __init__(self, *, version: str = PORT_RELEASE, seed: int | None = None) -> None:
         self.version = version
         self._release = producer_release(version)
         self.random = JavaRandom(time.time_ns() // 1_000_000 if seed is None else seed)

@@ -37,7 +37,7 @@ from pytest_rmq_conformance.ports.producer.contract import (
     QueueData,
     TopicRouteData,
 )
-from pytest_rmq_conformance.releases import DEFAULT_RELEASE, parse_release
+from pytest_rmq_conformance.releases import PORT_RELEASE, parse_release
 
 __all__ = [
     "ManualTime",
@@ -190,7 +190,7 @@ class SimulatedRoute:
         brokers: Mapping[str, int],
         *,
         clock: ManualTime,
-        version: str = DEFAULT_RELEASE,
+        version: str = PORT_RELEASE,
         topic: str = "TopicTest",
         latency: int = 1,
         latencies: Mapping[str, int] | None = None,
