@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["RELEASES", "PORT_RELEASE", "DEFAULT_RELEASE", "is_line", "parse_release", "release_problem", "resolve_line"]
+__all__ = ["RELEASES", "PORT_RELEASE", "DEFAULT_RELEASE", "is_line", "parse_release", "release_problem", "resolve_line", "version_key"]
 
 #: The RocketMQ releases the reference ports reproduce; every other recorded release is
 #: reproduced as the one of these whose answers it gives (``engine.runs.modelled_release``).
@@ -22,6 +22,7 @@ DEFAULT_RELEASE = "5.5.0"
 
 _RELEASE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 _LINE = re.compile(r"(\d+)\.(\d+)")
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
 
 
 def parse_release(version: str) -> tuple[int, int, int]:
@@ -72,3 +73,15 @@ def release_problem(version: str, covered: Iterable[str]) -> str | None:
     if version not in releases:
         return f"no golden vectors for RocketMQ {version}: the golden data covers {', '.join(releases)}"
     return None
+
+
+def version_key(text: str) -> tuple[int, ...]:
+    """The numbers of the last dotted version in ``text``, to sort by: a release, a client
+    (``rocketmq-client-java 5.2.0``) or a run filed under a release (``5.3.3+java-5.0.2``);
+    ``()`` when it has none.
+
+    >>> version_key("rocketmq-client-java 5.2.0"), version_key("5.3.3+java-5.0.2"), version_key("4.9.8")
+    ((5, 2, 0), (5, 0, 2), (4, 9, 8))
+    """
+    found = _VERSION.findall(text)
+    return tuple(int(part) for part in found[-1].split(".")) if found else ()

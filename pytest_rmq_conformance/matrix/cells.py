@@ -25,6 +25,7 @@ from pytest_rmq_conformance.engine.loading.subject import Subject
 from pytest_rmq_conformance.engine.protocol.client import HarnessFault, HarnessGaveUp, Unsupported
 from pytest_rmq_conformance.engine.rerun import replay_command, rerun_command, suite_node
 from pytest_rmq_conformance.engine.settings import Settings
+from pytest_rmq_conformance.releases import version_key
 
 __all__ = ["CHECKS", "build_matrix", "golden_runs", "implementation_of", "load_problems"]
 
@@ -317,12 +318,6 @@ def load_problems(specs: Sequence[str], release: str, *, timeout: float | None, 
     return problems
 
 
-def _client_version(client: str) -> tuple[int, ...]:
-    """``rocketmq-client-java 5.2.0`` -> ``(5, 2, 0)`` (a client named otherwise, ``()``)."""
-    last = client.rsplit(" ", 1)[-1]
-    return tuple(int(part) for part in last.split(".")) if all(part.isdigit() for part in last.split(".")) else ()
-
-
 def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The Java runs behind the golden vectors of ``releases`` and ``families`` (default: those
     of the shipped ``golden/`` folder), as a case is held to them (of a client's versions answering
@@ -343,7 +338,7 @@ def golden_runs(releases: Sequence[str], families: Sequence[str] | None = None) 
     for release, run, names in found:
         if run.client is not None:
             key = (release, tuple(names))
-            if key not in newest or _client_version(run.client) > _client_version(newest[key].client):
+            if key not in newest or version_key(run.client) > version_key(newest[key].client):
                 newest[key] = run
     found = [(release, run, names) for release, run, names in found if run.client is None or newest[(release, tuple(names))] is run]
     out: list[dict[str, Any]] = []

@@ -7,7 +7,6 @@ runs of a client outside RocketMQ (the 5.x Java client) follow that client's ver
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -17,10 +16,10 @@ from pathlib import Path
 from pytest_rmq_conformance.engine.golden.modelled import modelled_release
 from pytest_rmq_conformance.engine.records import Run
 from pytest_rmq_conformance.engine.runs import MANIFEST, read_cases, read_json
+from pytest_rmq_conformance.releases import version_key
 
 __all__ = ["Change", "History", "histories", "markdown"]
 
-_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
 
 @dataclass(frozen=True)
@@ -60,15 +59,10 @@ def _label(run: Run) -> str:
     return run.client or run.rocketmq
 
 
-def _order(run: Run) -> tuple[int, ...]:
-    found = _VERSION.search(_label(run))
-    return tuple(int(part) for part in found.groups()) if found else (0,)
-
-
 def _history(family: str, cases: Sequence[dict], runs: dict[str, Run]) -> History:
     used = [run for run in runs.values() if run.default_charset == "UTF-8" and any(
         run.id in group["runs"] for case in cases for group in case["expect"])]
-    used.sort(key=_order)
+    used.sort(key=lambda run: version_key(_label(run)))
     answers = [{run_id: index for index, group in enumerate(case["expect"]) for run_id in group["runs"]} for case in cases]
     behaviours: list[list[str]] = []
     changes = []

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rmq_conformance.engine.golden.data import GoldenDataError, read_jsonl, write_golden
+from pytest_rmq_conformance.releases import version_key
 
 __all__ = ["FAMILIES", "SOURCE_SCHEMA", "RELEASE", "ImportReport", "import_vectors", "is_source"]
 
@@ -140,11 +141,6 @@ def _read_run(folder: Path, schema: str | Path, report: ImportReport, prefix: st
     return run, provenance, by_family, sources
 
 
-def _version_key(run: str) -> tuple[int, ...]:
-    version = run.partition("+java-")[2]
-    return tuple(int(part) for part in version.split(".")) if version.replace(".", "").isdigit() else (-1,)
-
-
 def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
     """Convert the vectors in ``source`` into the golden directory ``out`` (its ``manifest.json``
     and case files are replaced; the new set is validated aside first, so a failed import leaves
@@ -165,7 +161,7 @@ def import_vectors(source: os.PathLike, out: os.PathLike) -> ImportReport:
         raise GoldenDataError(f"{source}: none of {', '.join(f + '.jsonl' for f in FAMILIES)}, nor a folder of them per version")
     report = ImportReport()
     read = [_read_run(folder, schema, report, prefix) for folder, prefix in folders]
-    read.sort(key=lambda found: _version_key(found[0]))
+    read.sort(key=lambda found: version_key(found[0].partition("+java-")[2]))
     runs = {run: provenance for run, provenance, _, _ in read}
     if len(runs) < len(read):
         raise GoldenDataError(f"{source}: two folders hold the same run")
