@@ -28,7 +28,7 @@ OTHER_CHARSET = "ISO-8859-1"
 
 MAIN = "AllocationHarness"
 #: the harness's sources (record/java/), compiled against the release
-SOURCES = (MAIN, "Json")
+SOURCES = (MAIN, "Json", "Records")
 
 
 def record(

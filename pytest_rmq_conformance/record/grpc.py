@@ -30,7 +30,7 @@ INPUTS = {
     "SUBSCRIBE_ROUND_ROBIN": ("id", "family", "tags", "route", "index", "steps"),
 }
 MAIN = "GrpcHarness"
-SOURCES = (MAIN, "Json")
+SOURCES = (MAIN, "Json", "Records")
 
 
 def record(jars: Jars, version: str, scenarios: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

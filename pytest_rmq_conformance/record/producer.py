@@ -33,7 +33,7 @@ INPUTS = {
 #: the bytecode library ClockPatch rewrites the clock calls with
 ASM = "org.ow2.asm:asm:9.7.1"
 MAIN = "ProducerHarness"
-SOURCES = (MAIN, "Json", "RecordClock", "ClockPatch")
+SOURCES = (MAIN, "Json", "Records", "RecordClock", "ClockPatch")
 #: Collections' Random (pickOneAtLeast's shuffle) is replaced, so the harness opens java.util
 JVM_OPTIONS = ("--add-opens", "java.base/java.util=ALL-UNNAMED", "-Dfile.encoding=UTF-8")
 

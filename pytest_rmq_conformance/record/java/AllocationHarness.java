@@ -8,17 +8,10 @@
 // copies for every call. Argument 1 is the release, written into each record's reference. The
 // strategies are built by reflection: a family the release lacks (4.0.0-incubating has neither the
 // consistent hash nor the machine room nearby) answers with "unsupported", saying which class.
-import java.io.BufferedReader;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -33,24 +26,9 @@ import org.apache.rocketmq.common.message.MessageQueue;
 
 public final class AllocationHarness {
     public static void main(String[] args) throws Exception {
-        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "US-ASCII");
-        System.setOut(System.err);  // what the release's classes print is not a record
-        String release = args[0];
-        Map<String, Object> reference = new LinkedHashMap<>();
-        reference.put("rocketmq", release);
-        reference.put("jdk", System.getProperty("java.runtime.name") + " " + System.getProperty("java.runtime.version"));
-        reference.put("fileEncoding", System.getProperty("file.encoding"));
-        reference.put("defaultCharset", Charset.defaultCharset().name());
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.trim().isEmpty()) {
-                continue;
-            }
-            Map<String, Object> scenario = Json.object(Json.parse(line));
-            out.println(Json.write(record(scenario, reference)));
-        }
-        out.flush();
+        Records records = new Records();
+        Map<String, Object> reference = Records.reference("rocketmq", args[0]);
+        records.serve(scenario -> record(scenario, reference));
     }
 
     static Map<String, Object> record(Map<String, Object> scenario, Map<String, Object> reference) {

@@ -12,16 +12,10 @@
 // it, given to the client's own TopicRouteData. The balancers' constructor that takes the start
 // index and their update() are not public: they are reached by reflection, as a class of their
 // package would call them. A queue in an answer is its position in the current route, by identity.
-import java.io.BufferedReader;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,57 +43,36 @@ public final class GrpcHarness {
     static final int HEX_BYTES = 256;
 
     public static void main(String[] args) throws Exception {
-        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "US-ASCII");
-        System.setOut(System.err);  // what the client's classes print is not a record
-        String version = args[0];
+        Records records = new Records();
         Balancers balancers = new Balancers();
-        Map<String, Object> reference = new LinkedHashMap<>();
-        reference.put("client", "rocketmq-client-java " + version);
-        reference.put("jdk", System.getProperty("java.runtime.name") + " " + System.getProperty("java.runtime.version"));
-        reference.put("fileEncoding", System.getProperty("file.encoding"));
-        reference.put("defaultCharset", Charset.defaultCharset().name());
+        Map<String, Object> reference = Records.reference("client", "rocketmq-client-java " + args[0]);
         reference.put("calls", balancers.calls);
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.trim().isEmpty()) {
-                continue;
-            }
-            Map<String, Object> scenario = Json.object(Json.parse(line));
+        records.serve(scenario -> {
             Map<String, Object> record = new LinkedHashMap<>();
-            try {
-                String family = String.valueOf(scenario.get("family"));
-                for (String key : new String[] {"id", "family", "tags"}) {
+            String family = String.valueOf(scenario.get("family"));
+            for (String key : new String[] {"id", "family", "tags"}) {
+                record.put(key, scenario.get(key));
+            }
+            if (family.equals("GROUP_HASH")) {
+                record.put("group", scenario.get("group"));
+                record.put("queues", scenario.get("queues"));
+                record.put("expect", balancers.groupHash((String) scenario.get("group"), ((Number) scenario.get("queues")).intValue()));
+            } else if (family.equals("PUBLISH_ROUND_ROBIN") || family.equals("SUBSCRIBE_ROUND_ROBIN")) {
+                for (String key : new String[] {"route", "index", "steps"}) {
                     record.put(key, scenario.get(key));
                 }
-                if (family.equals("GROUP_HASH")) {
-                    record.put("group", scenario.get("group"));
-                    record.put("queues", scenario.get("queues"));
-                    record.put("expect", balancers.groupHash((String) scenario.get("group"), ((Number) scenario.get("queues")).intValue()));
-                } else if (family.equals("PUBLISH_ROUND_ROBIN") || family.equals("SUBSCRIBE_ROUND_ROBIN")) {
-                    for (String key : new String[] {"route", "index", "steps"}) {
-                        record.put(key, scenario.get(key));
-                    }
-                    if (balancers.publishingUpdate == null && updates(scenario)) {
-                        record.put("unsupported", "this version's balancers have no update(TopicRouteData): a new route makes a new "
-                            + "balancer whose index starts anew at random, which a scenario cannot pin");
-                    } else {
-                        record.put("expect", balancers.play(family.startsWith("PUBLISH"), scenario));
-                    }
+                if (balancers.publishingUpdate == null && updates(scenario)) {
+                    record.put("unsupported", "this version's balancers have no update(TopicRouteData): a new route makes a new "
+                        + "balancer whose index starts anew at random, which a scenario cannot pin");
                 } else {
-                    throw new IllegalArgumentException("no such family: " + family);
+                    record.put("expect", balancers.play(family.startsWith("PUBLISH"), scenario));
                 }
-            } catch (Exception e) {
-                out.flush();
-                System.err.println("scenario " + scenario.get("id") + ": " + e);
-                e.printStackTrace();
-                System.exit(3);
-                return;
+            } else {
+                throw new IllegalArgumentException("no such family: " + family);
             }
             record.put("reference", reference);
-            out.println(Json.write(record));
-        }
-        out.flush();
+            return record;
+        });
     }
 
     static boolean updates(Map<String, Object> scenario) {

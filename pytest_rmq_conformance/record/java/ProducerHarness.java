@@ -11,18 +11,11 @@
 // and update signatures, the route classes' package, the detector. The reference of every record
 // says which were called. LatencyFaultToleranceImpl must read RecordClock (ClockPatch), and the
 // JVM must open java.util to this class (Collections' Random, for pickOneAtLeast's shuffle).
-import java.io.BufferedReader;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,50 +36,29 @@ public final class ProducerHarness {
     static final int REAL_LIST = 65536;
 
     public static void main(String[] args) throws Exception {
-        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, "US-ASCII");
-        System.setOut(System.err);  // what the release's classes print is not a record
-        String release = args[0];
+        Records records = new Records();
         Api api = new Api();
         Shuffles shuffles = Shuffles.install();
-        Map<String, Object> reference = new LinkedHashMap<>();
-        reference.put("rocketmq", release);
-        reference.put("jdk", System.getProperty("java.runtime.name") + " " + System.getProperty("java.runtime.version"));
-        reference.put("fileEncoding", System.getProperty("file.encoding"));
-        reference.put("defaultCharset", Charset.defaultCharset().name());
+        Map<String, Object> reference = Records.reference("rocketmq", args[0]);
         reference.put("calls", api.calls);
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.trim().isEmpty()) {
-                continue;
-            }
-            Map<String, Object> scenario = Json.object(Json.parse(line));
+        records.serve(scenario -> {
             Map<String, Object> record;
-            try {
-                switch (String.valueOf(scenario.get("family"))) {
-                    case "FAULT_STRATEGY":
-                        record = new Trace(api, shuffles, scenario).record();
-                        break;
-                    case "SELECTOR_HASH":
-                        record = selectorHash(api, scenario);
-                        break;
-                    case "SELECTOR_RANDOM":
-                        record = selectorRandom(api, scenario);
-                        break;
-                    default:
-                        throw new IllegalArgumentException("no such family: " + scenario.get("family"));
-                }
-            } catch (Exception e) {
-                out.flush();
-                System.err.println("scenario " + scenario.get("id") + ": " + e);
-                e.printStackTrace();
-                System.exit(3);
-                return;
+            switch (String.valueOf(scenario.get("family"))) {
+                case "FAULT_STRATEGY":
+                    record = new Trace(api, shuffles, scenario).record();
+                    break;
+                case "SELECTOR_HASH":
+                    record = selectorHash(api, scenario);
+                    break;
+                case "SELECTOR_RANDOM":
+                    record = selectorRandom(api, scenario);
+                    break;
+                default:
+                    throw new IllegalArgumentException("no such family: " + scenario.get("family"));
             }
             record.put("reference", reference);
-            out.println(Json.write(order(record)));
-        }
-        out.flush();
+            return order(record);
+        });
     }
 
     /** The record's keys in the order the schema lists them (reference after the inputs). */
