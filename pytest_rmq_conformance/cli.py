@@ -203,14 +203,12 @@ def _record_plan(args: argparse.Namespace) -> dict[str, list[str]]:
     if args.client_java is not None and not _VERSION.fullmatch(args.client_java):
         raise RecordError(f"--client-java {args.client_java}: a rocketmq-client-java version looks like 5.2.0")
     if args.generate is not None:
-        if args.scenarios is not None or args.kind not in (None, "allocation"):
-            raise RecordError("--generate draws consumer allocation scenarios: leave out --scenarios and --kind")
+        if args.scenarios is not None:
+            raise RecordError("--generate draws the scenarios to ask: leave out --scenarios")
         if args.generate < 1:
             raise RecordError(f"--generate {args.generate}: draw at least one scenario")
     if args.kind is not None:
         chosen = [args.kind]
-    elif args.generate is not None:
-        chosen = ["allocation"]
     elif args.scenarios is not None:
         chosen = [_recorded_kind(args.scenarios)]
     elif args.every_release:
@@ -262,7 +260,7 @@ def _golden_record(args: argparse.Namespace) -> int:
             if args.generate is not None:
                 from pytest_rmq_conformance.record import generate
 
-                scenarios = generate.allocation(args.generate, args.seed)
+                scenarios = getattr(generate, kind)(args.generate, args.seed)
             elif args.scenarios:
                 scenarios = recorder.module.read_scenarios(args.scenarios)
             else:
@@ -867,8 +865,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     record.add_argument(
         "--generate", type=int, metavar="N",
-        help="ask N consumer allocation scenarios of the project's generator instead (record/generate.py: seeded, "
-        "each family in turn; their ids gen<SEED>-<FAMILY>-<nnnn>)",
+        help="ask N scenarios of each kind of the project's generator instead (record/generate.py: seeded; consumer "
+        "groups of each family in turn, and the producer and gRPC draws of the generated checks; their ids "
+        "gen<SEED>-<FAMILY>-<nnnn>)",
     )
     record.add_argument("--seed", type=int, default=0, help="the generator's seed (default 0)")
     record.add_argument(

@@ -154,7 +154,23 @@ def test_the_generator_is_seeded_and_each_scenario_stands_alone():
     assert len({s["id"] for s in more}) == 30 and more[7]["id"] == "gen5-AVG_BY_CIRCLE-0007"
 
 
-def test_generate_is_for_allocation_alone(tmp_path, capsys):
-    argv = ["golden", "record", "--release", "5.3.3", "--generate", "5", "--kind", "producer", "--out", str(tmp_path / "g")]
+@pytest.mark.parametrize("kind, draw", [("producer", generate.producer), ("grpc", generate.grpc)])
+def test_the_producer_and_grpc_draws_are_seeded_and_in_the_harness_s_fields(kind, draw):
+    """The generated checks' draws, taken under a seed: the same seed the same scenarios, another
+    seed others; every family of the kind, each scenario with its family's input fields."""
+    from pytest_rmq_conformance.record import grpc, producer
+
+    inputs = {"producer": producer.INPUTS, "grpc": grpc.INPUTS}[kind]
+    first, again, other = draw(30, 5), draw(30, 5), draw(30, 6)
+    assert first == again and first != other
+    assert {s["family"] for s in first} == set(inputs)
+    assert all(set(s) == set(inputs[s["family"]]) for s in first)
+    assert len({s["id"] for s in first}) == 30 and all(s["id"].startswith(f"gen5-{s['family']}-") for s in first)
+
+
+def test_generate_and_scenarios_are_refused_together(tmp_path, capsys):
+    (tmp_path / "mine.jsonl").write_text("{}\n")
+    argv = ["golden", "record", "--release", "5.3.3", "--generate", "5", "--scenarios", str(tmp_path / "mine.jsonl"), "--out", str(tmp_path / "g")]
     assert cli.main(argv) == 2
-    assert capsys.readouterr().err == "rmq-conformance: error: --generate draws consumer allocation scenarios: leave out --scenarios and --kind\n"
+    assert capsys.readouterr().err == "rmq-conformance: error: --generate draws the scenarios to ask: leave out --scenarios\n"
+

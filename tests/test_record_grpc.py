@@ -88,3 +88,13 @@ def test_the_command_records_a_users_grpc_scenarios_with_their_provenance(tmp_pa
     assert len(dict(run.jars)[f"rocketmq-client-java-{version}.jar"]) == 64
     committed = _answers(golden_dir() / "grpc")
     assert _answers(out / "grpc") == {s["id"]: committed[s["id"]] for s in mine}
+
+
+def test_the_reference_ports_reproduce_what_java_answers_to_generated_balancer_cases(tmp_path, pytester):
+    """The generated checks' draws (record/generate.py), a new seed each run, asked of the newest
+    client version: the suite's reference ports give every answer (repeated draws recorded once)."""
+    from recorded_draws import ports_pass, record_draws
+
+    seed, folder = record_draws(tmp_path, "grpc", ["--client-java", VERSIONS[-1]], 90)
+    passed = ports_pass(pytester, folder, ["GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"], seed)
+    assert all(passed.values()), passed

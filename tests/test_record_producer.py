@@ -102,3 +102,16 @@ def test_the_command_records_a_users_producer_scenarios_with_what_it_called(tmp_
             (group,) = case["expect"]
             recorded[case["id"]] = {key: value for key, value in group.items() if key not in ("runs", "stepsLength")}
     assert not differences(want, recorded)
+
+
+@pytest.mark.network
+@pytest.mark.once
+def test_the_reference_ports_reproduce_what_java_answers_to_generated_traces_and_calls(tmp_path, pytester):
+    """The generated checks' draws (record/generate.py), a new seed each run, asked of the newest
+    release: the suite's reference ports give every answer."""
+    from recorded_draws import ports_pass, record_draws
+
+    _tools()
+    seed, folder = record_draws(tmp_path, "producer", ["--release", RELEASES[-1]], 90)
+    assert ports_pass(pytester, folder, ["FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM"], seed) == {
+        "FAULT_STRATEGY": 30, "SELECTOR_HASH": 30, "SELECTOR_RANDOM": 30}

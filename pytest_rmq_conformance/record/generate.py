@@ -1,5 +1,7 @@
-"""The project's scenario generator: seeded consumer groups for the Java harness to answer, beside
-the shipped scenarios (``rmq-conformance golden record --generate N --seed S``).
+"""The project's scenario generator: seeded scenarios for the Java harness to answer, beside the
+shipped scenarios (``rmq-conformance golden record --generate N --seed S``, of each kind asked).
+
+Consumer allocation: seeded consumer groups, drawn here.
 
 Scenario ``i`` of seed ``s`` is drawn from ``random.Random("rmq-record:s:i")`` alone, so that a
 seed always gives the same scenarios, each of them on its own, and a larger ``N`` only adds
@@ -15,6 +17,14 @@ MACHINE_ROOM_NEARBY, AVG, ...). Each draws
   the configured list; a random part of the rooms, or one without brokers, for the machine room;
   AVG or AVG_BY_CIRCLE inside the machine room nearby, rooms read before the first ``@``.
 
+The producer and gRPC kinds: the draws of their generated checks (``kinds/producer/draws.py``,
+``kinds/grpc/draws.py``), taken by Hypothesis under seed ``S`` (the same seed gives the same
+scenarios under the same Hypothesis), so that Java answers exactly what the suite's generated
+checks ask of the reference ports. The families share the count, in this order: fault-strategy
+traces (each drawn for 4.7.1, 4.9.8 or 5.3.3), the hash selector, the random selector; the
+message-group hash (one scenario per group of a drawn batch), the publishing balancer, the
+subscription balancer.
+
 Internal: the recorder has no public name yet.
 """
 
@@ -25,7 +35,7 @@ from typing import Any
 
 from pytest_rmq_conformance.kinds.allocation.layouts import ROOMS, broker_names, queue_layout
 
-__all__ = ["FAMILIES", "allocation"]
+__all__ = ["FAMILIES", "allocation", "producer", "grpc"]
 
 FAMILIES = ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY")
 _ROOMED = ("MACHINE_ROOM", "MACHINE_ROOM_NEARBY")
@@ -72,3 +82,81 @@ def _scenario(seed: int, index: int) -> dict[str, Any]:
 def allocation(count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` consumer allocation scenarios of ``seed``, in the harness's input fields."""
     return [_scenario(seed, index) for index in range(count)]
+
+
+def _drawn(strategy: Any, count: int, seed: int) -> list[Any]:
+    """``count`` examples of the Hypothesis ``strategy``, drawn under ``seed`` (generation only:
+    nothing fails, nothing shrinks; no example database)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as seeded
+
+    found: list[Any] = []
+
+    @seeded(seed)
+    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None, suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(example: Any) -> None:
+        found.append(example)
+
+    while len(found) < count:  # Hypothesis may stop short of max_examples; draw again, onwards
+        before = len(found)
+        collect()
+        if len(found) == before:
+            break
+        seed += 1
+    return found[:count]
+
+
+def _turns(count: int, families: tuple[str, ...]) -> dict[str, int]:
+    """How many of ``count`` scenarios each family gets (as even as can be, the first ones first)."""
+    return {family: len(range(at, count, len(families))) for at, family in enumerate(families)}
+
+
+def producer(count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` producer scenarios of ``seed``, in the harness's input fields."""
+    from hypothesis import strategies as st
+
+    from pytest_rmq_conformance.kinds.producer.draws import selector_cases, traces
+    from pytest_rmq_conformance.releases import RELEASES
+
+    wanted = _turns(count, ("FAULT_STRATEGY", "SELECTOR_HASH", "SELECTOR_RANDOM"))
+    out: list[dict[str, Any]] = []
+    for family, many in wanted.items():
+        if not many:
+            continue
+        if family == "FAULT_STRATEGY":
+            drawn = _drawn(st.sampled_from(RELEASES).flatmap(traces), many, seed)
+        else:
+            drawn = _drawn(selector_cases(family), many, seed)
+        for index, case in enumerate(drawn):
+            scenario: dict[str, Any] = {"id": f"gen{seed}-{family}-{index:04d}", "family": family, "tags": ["generated", f"seed={seed}"]}
+            if family == "FAULT_STRATEGY":
+                scenario |= {"topic": case.topic, "route": case.route, "config": dict(case.params), "initial": case.initial,
+                             "steps": list(case.steps)}
+            elif family == "SELECTOR_HASH":
+                scenario |= {"arg": case.arg, "queueCounts": list(case.queue_counts)}
+            else:
+                scenario |= {"seed": case.params["seed"], "queueCounts": list(case.queue_counts)}
+            out.append(scenario)
+    return out
+
+
+def grpc(count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` gRPC balancer scenarios of ``seed``, in the harness's input fields."""
+    from pytest_rmq_conformance.kinds.grpc.draws import balancer_cases, group_batches
+
+    wanted = _turns(count, ("GROUP_HASH", "PUBLISH_ROUND_ROBIN", "SUBSCRIBE_ROUND_ROBIN"))
+    out: list[dict[str, Any]] = []
+    for family, many in wanted.items():
+        if not many:
+            continue
+        tags = ["generated", f"seed={seed}"]
+        if family == "GROUP_HASH":
+            groups = [(group, batch.queues) for batch in _drawn(group_batches(), many, seed) for group in batch.groups][:many]
+            out += [{"id": f"gen{seed}-{family}-{index:04d}", "family": family, "tags": tags, "group": group, "queues": queues}
+                    for index, (group, queues) in enumerate(groups)]
+            continue
+        out += [{"id": f"gen{seed}-{family}-{index:04d}", "family": family, "tags": tags, "route": list(case.route),
+                 "index": case.index, "steps": list(case.steps)}
+                for index, case in enumerate(_drawn(balancer_cases(family), many, seed))]
+    return out
