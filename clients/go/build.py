@@ -1,0 +1,125 @@
+"""Build a Go client's harness against one version the Go module proxy serves.
+
+    python clients/go/build.py rocketmq-client-go v2.1.2     # prints the harness binary's path
+
+The module is downloaded by ``go mod download`` into Go's module cache (outside the clone), and
+the harness is built against a copy of it in this project's cache (``$XDG_CACHE_HOME`` or
+``~/.cache``, ``rmq-conformance/go/<harness>@<version>/``): the copy is the module as the proxy
+served it (its ``h1:`` sum is printed on stderr), plus the files of the harness's ``hook/``
+folder, which reach what the module keeps to itself and change nothing else. A build whose
+sources are unchanged is reused. Exit 2 with one line saying why when the version does not
+resolve or the build fails (the compiler's first error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+#: each harness folder's module, as its go.mod requires it
+MODULES = {"rocketmq-client-go": "github.com/apache/rocketmq-client-go/v2"}
+
+
+class BuildError(Exception):
+    """What stopped a build, in one line."""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rmq-conformance" / "go"
+
+
+def _go(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    go = shutil.which("go")
+    if go is None:
+        raise BuildError("go is not installed (https://go.dev/dl/)")
+    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": os.environ.get("GOTOOLCHAIN", "local")}
+    return subprocess.run([go, *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
+
+
+def download(module: str, version: str, scratch: Path) -> dict[str, str]:
+    """The proxy's ``module@version``: its folder in the module cache, resolved version and sum."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    done = _go(["mod", "download", "-json", f"{module}@{version}"], scratch)
+    try:
+        found = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        found = {"Error": done.stderr.strip() or f"go mod download exited {done.returncode}"}
+    if found.get("Error") or done.returncode != 0:
+        raise BuildError(f"{module}@{version} does not resolve: {_one_line(found.get('Error') or done.stderr)}")
+    return found
+
+
+def _sources_key(harness: Path, found: dict[str, str]) -> str:
+    digest = hashlib.sha256(f"{found['Version']} {found['Sum']}".encode())
+    for path in sorted([harness / "main.go", harness / "go.mod", *sorted((harness / "hook").glob("*.go"))]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _writable(tree: Path) -> None:
+    for path in [tree, *tree.rglob("*")]:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)
+
+
+def build(name: str, version: str) -> tuple[Path, dict[str, str]]:
+    """The harness ``name`` built against ``version``: its binary, and what the proxy served."""
+    harness = HERE / name
+    module = MODULES[name]
+    work = cache_root() / f"{name}@{version}"
+    found = download(module, version, cache_root() / "scratch")
+    key = _sources_key(harness, found)
+    binary = work / f"{name}-harness"
+    stamp = work / "built.json"
+    if binary.is_file() and stamp.is_file() and json.loads(stamp.read_text()).get("key") == key:
+        return binary, found
+    if work.exists():
+        _writable(work)
+        shutil.rmtree(work)
+    shutil.copytree(found["Dir"], work / "module")
+    _writable(work / "module")
+    for hook in sorted((harness / "hook").glob("*.go")):
+        package = next(line.split()[1] for line in hook.read_text().splitlines() if line.startswith("package "))
+        shutil.copy(hook, work / "module" / package / hook.name)
+    (work / "harness").mkdir()
+    shutil.copy(harness / "main.go", work / "harness" / "main.go")
+    gomod = (harness / "go.mod").read_text()
+    pinned = next(line.split()[2] for line in gomod.splitlines() if line.strip().startswith(f"require {module} "))
+    gomod = gomod.replace(f"require {module} {pinned}", f"require {module} {found['Version']}")
+    (work / "harness" / "go.mod").write_text(gomod + f"\nreplace {module} => ../module\n")
+    done = _go(["build", "-trimpath", "-o", str(binary), "."], work / "harness")
+    if done.returncode != 0:
+        first = next((line for line in done.stderr.splitlines() if ": " in line and not line.startswith("go: downloading")), done.stderr.strip())
+        raise BuildError(f"{module}@{found['Version']} does not build: {first}")
+    stamp.write_text(json.dumps({"key": key, "version": found["Version"], "sum": found["Sum"]}))
+    return binary, found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("harness", choices=sorted(MODULES))
+    parser.add_argument("version", help="a version the Go module proxy serves (v2.1.2, or a pseudo-version)")
+    args = parser.parse_args(argv)
+    try:
+        binary, found = build(args.harness, args.version)
+    except BuildError as exc:
+        print(f"clients/go/build.py: {exc}", file=sys.stderr)
+        return 2
+    print(f"{MODULES[args.harness]}@{found['Version']} {found['Sum']}", file=sys.stderr)
+    print(binary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
