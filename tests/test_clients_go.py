@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import missing
 
 pytestmark = [pytest.mark.clients, pytest.mark.network]
 
@@ -57,7 +58,7 @@ def _build(version: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def harness() -> str:
     if shutil.which("go") is None:
-        pytest.skip("go is not installed")
+        missing("go is not installed")
     done = _build(PINNED)
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith(f"github.com/apache/rocketmq-client-go/v2@{PINNED} h1:")
@@ -79,7 +80,7 @@ def test_the_pinned_version_is_judged_family_by_family(harness, pytester, tmp_pa
 
 def test_a_version_the_proxy_does_not_serve_is_said_in_one_line():
     if shutil.which("go") is None:
-        pytest.skip("go is not installed")
+        missing("go is not installed")
     done = _build("v2.0.1")  # never tagged: the proxy answers 403
     assert done.returncode == 2
     assert done.stderr.startswith("clients/go/build.py: github.com/apache/rocketmq-client-go/v2@v2.0.1 does not resolve: ")
