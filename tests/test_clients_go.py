@@ -1,7 +1,8 @@
 """rocketmq-client-go (``github.com/apache/rocketmq-client-go/v2`` from the Go module proxy) judged
 through its own code: ``clients/go/build.py`` builds the harness against the pinned version (the
 module copied as the proxy served it, plus the hook that reaches its rebalance), and the suite
-runs it on the golden vectors and the rebalance sort. Its verdict, family by family, is held
+runs it on the golden vectors (consumer allocation and producer selectors; it has no fault
+strategy) and the rebalance sort. Its verdict, family by family, is held
 here until the report takes it in."""
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ VERDICT = {
     ("golden", "MACHINE_ROOM", "failed", "wrong-queues"): 37,  # its block cut from mqAll, not the eligible queues
     ("golden", "MACHINE_ROOM", "failed", "error-behaviour"): 29,
     ("golden", "MACHINE_ROOM_NEARBY", "skipped", None): 159,  # unsupported: no resolver, no inner strategy
+    ("golden", "SELECTOR_HASH", "failed", "wrong-queues"): 449,  # FNV-1a of the key's bytes, not hashCode()
+    ("golden", "SELECTOR_HASH", "not-run", None): 435,  # an argument that is not a string, or the empty key
+    ("golden", "SELECTOR_RANDOM", "not-run", None): 124,  # math/rand seeded by the clock
     ("sort", "AVG", "passed", None): 382,
     ("sort", "AVG", "failed", "wrong-queues"): 16,  # byte order where Java compares UTF-16 units
     ("sort", "AVG_BY_CIRCLE", "passed", None): 395,

@@ -9,6 +9,12 @@
 //   - sort: the lists the consumer's own doBalance hands its strategy, the group's members as its
 //     broker answers GET_CONSUMER_LIST_BY_GROUP (RMQConformanceRebalanceSort, which build.py adds
 //     to package consumer).
+//   - select, SELECTOR_HASH: producer.NewHashQueueSelector's Select of a message whose sharding
+//     key is the argument, on TopicTest/broker-a/0..n-1. It hashes a string (FNV-1a of its
+//     bytes), so another argument is notRun, and so is the empty key, which it hands to its
+//     random selector; SELECTOR_RANDOM is notRun (math/rand seeded by the clock: Java's seed
+//     cannot be given). It has no fault strategy at all (no latency fault tolerance: its send
+//     loop takes a round robin selector), so FAULT_STRATEGY is not among its strategies.
 //
 // unsupported, never a made-up answer: MACHINE_ROOM_NEARBY (AllocateByMachineNearby takes no
 // room resolver nor inner strategy) and a request with a lone UTF-16 surrogate in a string (a
@@ -25,6 +31,7 @@ import (
 
 	"github.com/apache/rocketmq-client-go/v2/consumer"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/apache/rocketmq-client-go/v2/producer"
 )
 
 const module = "github.com/apache/rocketmq-client-go/v2"
@@ -38,6 +45,11 @@ type request struct {
 	MqAll         []json.RawMessage
 	CidAll        []string
 	Callers       []*string
+	Arg           *struct {
+		Type  string
+		Value json.RawMessage
+	}
+	QueueCounts []int
 }
 
 // a \uXXXX surrogate escape that is not half of a pair
@@ -213,6 +225,56 @@ func sort(r request) map[string]any {
 	return answer
 }
 
+// the longest list a select is run on (Java's harness answers for any int: its list is virtual)
+const maxQueues = 1 << 20
+
+func selectQueues(r request) map[string]any {
+	answers := []any{}
+	for _, count := range r.QueueCounts {
+		answers = append(answers, selectOne(r, count))
+	}
+	return map[string]any{"id": r.ID, "answers": answers}
+}
+
+func selectOne(r request, count int) (answer map[string]any) {
+	if r.Strategy == "SELECTOR_RANDOM" {
+		return map[string]any{"notRun": "producer.NewRandomQueueSelector seeds math/rand with the clock: Java's Random seed cannot be given"}
+	}
+	if r.Arg == nil || r.Arg.Type != "string" {
+		kind := "null"
+		if r.Arg != nil {
+			kind = r.Arg.Type
+		}
+		return map[string]any{"notRun": "rocketmq-client-go hashes a message's sharding key, a string; it takes no " + kind + " argument"}
+	}
+	var key string
+	if err := json.Unmarshal(r.Arg.Value, &key); err != nil {
+		return map[string]any{"notRun": "the argument's value is not a string: " + err.Error()}
+	}
+	if key == "" {
+		return map[string]any{"notRun": "an empty sharding key is none to rocketmq-client-go: the message goes to its random selector"}
+	}
+	if count > maxQueues {
+		return map[string]any{"notRun": fmt.Sprintf("a Go slice holds every queue: %d of them would take %d GB (lists up to %d are run)", count, count*56>>30, maxQueues)}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			answer = map[string]any{"error": "other", "message": fmt.Sprint(r)}
+		}
+	}()
+	mqs := make([]*primitive.MessageQueue, count)
+	for id := range mqs {
+		mqs[id] = &primitive.MessageQueue{Topic: "TopicTest", BrokerName: "broker-a", QueueId: id}
+	}
+	got := producer.NewHashQueueSelector().Select(primitive.NewMessage("TopicTest", nil).WithShardingKey(key), mqs, "")
+	for at, mq := range mqs {
+		if mq == got {
+			return map[string]any{"index": at}
+		}
+	}
+	return map[string]any{"index": nil}
+}
+
 // a sorted list, or the error of a doBalance that never reached its strategy
 func sorted(reached bool, list any) any {
 	if !reached {
@@ -240,18 +302,20 @@ func main() {
 			answer = map[string]any{
 				"protocol":       1,
 				"implementation": map[string]string{"name": "rocketmq-client-go", "language": "Go", "version": version(), "homepage": "https://" + module},
-				"strategies":     []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY"},
+				"strategies":     []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "SELECTOR_HASH", "SELECTOR_RANDOM"},
 				"sort":           true,
 			}
 		case "bye":
 			return
-		case "allocate", "sort":
+		case "allocate", "sort", "select":
 			if hasLoneSurrogate(line) {
 				answer = map[string]any{"id": r.ID, "unsupported": "a lone UTF-16 surrogate in a string, which a Go string cannot hold"}
 			} else if r.Cmd == "allocate" {
 				answer = allocate(r)
-			} else {
+			} else if r.Cmd == "sort" {
 				answer = sort(r)
+			} else {
+				answer = selectQueues(r)
 			}
 		default:
 			answer = map[string]any{"id": r.ID, "unsupported": "rocketmq-client-go answers no " + r.Cmd}
