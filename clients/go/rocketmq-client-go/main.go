@@ -266,7 +266,18 @@ func selectOne(r request, count int) (answer map[string]any) {
 	for id := range mqs {
 		mqs[id] = &primitive.MessageQueue{Topic: "TopicTest", BrokerName: "broker-a", QueueId: id}
 	}
-	got := producer.NewHashQueueSelector().Select(primitive.NewMessage("TopicTest", nil).WithShardingKey(key), mqs, "")
+	msg := primitive.NewMessage("TopicTest", nil).WithShardingKey(key)
+	var got *primitive.MessageQueue
+	switch selector := any(producer.NewHashQueueSelector()).(type) {
+	case interface { // v2.1.2 on: the broker of the last attempt too
+		Select(*primitive.Message, []*primitive.MessageQueue, string) *primitive.MessageQueue
+	}:
+		got = selector.Select(msg, mqs, "")
+	case interface {
+		Select(*primitive.Message, []*primitive.MessageQueue) *primitive.MessageQueue
+	}:
+		got = selector.Select(msg, mqs)
+	}
 	for at, mq := range mqs {
 		if mq == got {
 			return map[string]any{"index": at}

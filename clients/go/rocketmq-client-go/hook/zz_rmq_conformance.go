@@ -7,7 +7,9 @@ package consumer
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"time"
+	"unsafe"
 
 	"github.com/apache/rocketmq-client-go/v2/internal"
 	"github.com/apache/rocketmq-client-go/v2/internal/remote"
@@ -48,6 +50,10 @@ type rmqConformanceSeen struct {
 func RMQConformanceRebalanceSort(mqAll []*primitive.MessageQueue, cidAll []string) (mqs []*primitive.MessageQueue, cids []string) {
 	const topic = "TopicTest"
 	dc := &defaultConsumer{consumerGroup: "rmq-conformance", model: Clustering, client: rmqConformanceClient{cidAll: cidAll}}
+	// up to v2.1.0 the consumer asks a name server of its own (a field), later its client's
+	if field := reflect.ValueOf(dc).Elem().FieldByName("namesrv"); field.IsValid() {
+		reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem().Set(reflect.ValueOf(internal.Namesrvs(rmqConformanceNamesrv{})))
+	}
 	dc.subscriptionDataTable.Store(topic, &internal.SubscriptionData{Topic: topic})
 	dc.topicSubscribeInfoTable.Store(topic, mqAll)
 	dc.allocate = func(_ string, _ string, mqs []*primitive.MessageQueue, cids []string) []*primitive.MessageQueue {
