@@ -27,12 +27,13 @@ _FAMILY = "FAULT_STRATEGY"
 def _port_release(version: str) -> str:
     """The release the producer ports reproduce ``version`` as (5.5.0 as 5.3.3); a test at a
     release they reproduce as none is skipped, saying why."""
-    from pytest_rmq_conformance.engine.golden.modelled import modelled_release, not_modelled
+    from pytest_rmq_conformance.engine.runs import NotModelled
+    from pytest_rmq_conformance.kinds.producer.release import port_release
 
-    modelled = modelled_release(_FAMILY, version)
-    if modelled is None:
-        pytest.skip(str(not_modelled(_FAMILY, version)))
-    return modelled
+    try:
+        return port_release(version)
+    except NotModelled as exc:
+        pytest.skip(str(exc))
 
 
 class FaultStrategies:

@@ -41,6 +41,10 @@ FAMILIES = ("AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM",
 _ROOMED = ("MACHINE_ROOM", "MACHINE_ROOM_NEARBY")
 
 
+def _scenario_id(seed: int, family: str, index: int) -> str:
+    return f"gen{seed}-{family}-{index:04d}"
+
+
 def _scenario(seed: int, index: int) -> dict[str, Any]:
     rng = random.Random(f"rmq-record:{seed}:{index}")
     family = FAMILIES[index % len(FAMILIES)]
@@ -69,7 +73,7 @@ def _scenario(seed: int, index: int) -> dict[str, Any]:
     rng.shuffle(mq_all)
     rng.shuffle(cid_all)
     return {
-        "id": f"gen{seed}-{family}-{index:04d}",
+        "id": _scenario_id(seed, family, index),
         "strategy": family,
         "params": params,
         "consumerGroup": f"group-{seed}",
@@ -107,6 +111,11 @@ def _drawn(strategy: Any, count: int, seed: int) -> list[Any]:
     return found[:count]
 
 
+def _head(seed: int, family: str, index: int) -> dict[str, Any]:
+    """The fields every producer and gRPC scenario starts with."""
+    return {"id": _scenario_id(seed, family, index), "family": family, "tags": ["generated", f"seed={seed}"]}
+
+
 def _turns(count: int, families: tuple[str, ...]) -> dict[str, int]:
     """How many of ``count`` scenarios each family gets (as even as can be, the first ones first)."""
     return {family: len(range(at, count, len(families))) for at, family in enumerate(families)}
@@ -129,7 +138,7 @@ def producer(count: int, seed: int) -> list[dict[str, Any]]:
         else:
             drawn = _drawn(selector_cases(family), many, seed)
         for index, case in enumerate(drawn):
-            scenario: dict[str, Any] = {"id": f"gen{seed}-{family}-{index:04d}", "family": family, "tags": ["generated", f"seed={seed}"]}
+            scenario = _head(seed, family, index)
             if family == "FAULT_STRATEGY":
                 scenario |= {"topic": case.topic, "route": case.route, "config": dict(case.params), "initial": case.initial,
                              "steps": list(case.steps)}
@@ -150,13 +159,10 @@ def grpc(count: int, seed: int) -> list[dict[str, Any]]:
     for family, many in wanted.items():
         if not many:
             continue
-        tags = ["generated", f"seed={seed}"]
         if family == "GROUP_HASH":
             groups = [(group, batch.queues) for batch in _drawn(group_batches(), many, seed) for group in batch.groups][:many]
-            out += [{"id": f"gen{seed}-{family}-{index:04d}", "family": family, "tags": tags, "group": group, "queues": queues}
-                    for index, (group, queues) in enumerate(groups)]
+            out += [_head(seed, family, index) | {"group": group, "queues": queues} for index, (group, queues) in enumerate(groups)]
             continue
-        out += [{"id": f"gen{seed}-{family}-{index:04d}", "family": family, "tags": tags, "route": list(case.route),
-                 "index": case.index, "steps": list(case.steps)}
+        out += [_head(seed, family, index) | {"route": list(case.route), "index": case.index, "steps": list(case.steps)}
                 for index, case in enumerate(_drawn(balancer_cases(family), many, seed))]
     return out

@@ -27,7 +27,7 @@ final class Records {
         System.setOut(System.err);
     }
 
-    /** The JVM a record was made in: its runtime, file.encoding and default charset, after {@code first}. */
+    /** A run's reference: {@code key}'s {@code value}, then the JVM a record was made in (its runtime, file.encoding and default charset). */
     static Map<String, Object> reference(String key, Object value) {
         Map<String, Object> reference = new LinkedHashMap<>();
         reference.put(key, value);
