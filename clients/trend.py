@@ -7,8 +7,8 @@ removed) each divergence class. Writes docs/clients-trend.md, .html and .json.
     python clients/trend.py --home DIR --check docs [--sample [SEED]]
 
 Run from the repository's root (``tox -e clients-trend`` does). Each version is installed into a
-folder of its own under ``DIR`` (``pip install --target``, ``npm install --prefix``; a folder
-that already holds it is kept) and replayed through the client's harness with ``RMQ_CLIENT_HOME``
+folder of its own under ``DIR`` (``pip install --target``, ``npm install --prefix``, a Go
+client's harness built there by ``clients/go/build.py --home``; a folder that already holds it is kept) and replayed through the client's harness with ``RMQ_CLIENT_HOME``
 naming that folder: a harness honours it by loading the client from there (see the harnesses'
 headers). A harness that says another version than the one installed is refused. The output
 carries no clock time, so it changes only with what it reports.
@@ -55,9 +55,11 @@ FIRST = 5  # case ids shown per class and step
 TIMEOUT = 60.0
 MINIMUM = 5  # versions a trend holds, unless the registry has fewer (``trend_short`` says so)
 NOT_SERVED = "not-served"  # a case of a family the version's harness does not serve
-REGISTRIES = ("npm", "pypi")
+REGISTRIES = ("npm", "pypi", "go")
 SAMPLE = 2  # neighbouring versions of each client a --sample runs (the step between them with them)
-_VERSION = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?$")  # 5.0.1, 0.0.9-beta
+_VERSION = re.compile(r"^v?\d+(\.\d+)*(-[0-9A-Za-z.-]+)?$")  # 5.0.1, 0.0.9-beta, Go's v2.1.0-rc3
+#: a Go pseudo-version (a commit, not a release): v2.1.3-0.20251226070945-2173d070fd1b
+PSEUDO = re.compile(r"\d{14}-[0-9a-f]{12}$")
 
 
 class TrendError(ValueError):
@@ -65,8 +67,8 @@ class TrendError(ValueError):
 
 
 def version_key(version: str) -> tuple[tuple[int, ...], int, str]:
-    """The order of versions: by number, a pre-release (``-beta``) before its release."""
-    number, _, pre = version.partition("-")
+    """The order of versions: by number, a pre-release (``-beta``, a Go pseudo-version) before its release."""
+    number, _, pre = version.removeprefix("v").partition("-")
     return tuple(int(part) for part in number.split(".")), 0 if pre else 1, pre
 
 
@@ -99,8 +101,13 @@ def problems(tables: Mapping[str, Any], source: str = "clients/versions.toml") -
         keys = [version_key(v) for v in trend]
         if keys != sorted(set(keys)):
             found.append(f"{where}: trend must be oldest first without repeats: {trend}")
-        if trend[-1] != entry.get("pinned"):
-            found.append(f"{where}: trend must end at the pinned version {entry.get('pinned')!r}, not {trend[-1]!r}")
+        # a Go module's newest commits (pseudo-versions) may follow its newest release, the pin
+        released = [v for v in trend if not (entry.get("registry") == "go" and PSEUDO.search(v))] or trend
+        if released[-1] != entry.get("pinned"):
+            found.append(
+                f"{where}: trend must end at the pinned version {entry.get('pinned')!r} (a Go module's "
+                f"pseudo-versions after it), not {released[-1]!r}"
+            )
         short = entry.get("trend_short")
         if len(trend) < MINIMUM and not (isinstance(short, str) and short.strip()):
             found.append(
@@ -137,7 +144,9 @@ def install(name: str, registry: str, version: str, root: Path, log: Callable[[s
         return home
     shutil.rmtree(home, ignore_errors=True)
     home.mkdir(parents=True)
-    if registry == "pypi":
+    if registry == "go":  # the harness built against the version, in home (clients/go/harness.py runs it)
+        command = [sys.executable, str(HERE / "go" / "build.py"), name, version, "--home", str(home)]
+    elif registry == "pypi":
         command = [
             sys.executable,
             "-m",

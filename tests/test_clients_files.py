@@ -38,6 +38,16 @@ def test_every_pypi_client_is_pinned_in_requirements_or_isolated_as_in_versions_
             assert pins.get(entry.get("package", name)) == entry["pinned"], name
 
 
+def test_every_go_client_is_pinned_in_its_harness_go_mod_as_in_versions_toml():
+    # clients/go/harness.py builds the version go.mod requires when RMQ_CLIENT_HOME names none
+    launcher = load_script(CLIENTS / "go" / "harness.py", "clients_go_harness")
+    for name, entry in _versions().items():
+        if entry["registry"] == "go":
+            assert launcher.build.MODULES[name] == entry["package"], name
+            assert launcher.pinned(name) == entry["pinned"], name
+            assert entry["harness"] == f"exec:python clients/go/harness.py {name}", name
+
+
 def test_no_pypi_client_is_pinned_twice():
     assert not set(_pins("requirements.txt")) & set(_pins("isolated.txt"))
 
@@ -56,7 +66,8 @@ def test_every_trend_ends_at_its_pin():
             continue
         keys = [trend.version_key(version) for version in entry["trend"]]
         assert keys == sorted(set(keys)), name
-        assert entry["trend"][-1] == entry["pinned"], name
+        released = [v for v in entry["trend"] if not (entry["registry"] == "go" and trend.PSEUDO.search(v))]
+        assert released[-1] == entry["pinned"], name
         assert len(entry["trend"]) >= 5 or entry["trend_short"], name
 
 
@@ -66,6 +77,19 @@ def test_the_clients_of_the_report_have_a_trend():
         "rocketmq-client-nodejs",
         "rocketmq-python-client",
     }
+
+
+def test_go_versions_sort_by_number_a_pre_release_and_a_pseudo_version_before_their_release():
+    key = _trend_module().version_key
+    pseudo = "v2.1.3-0.20251226070945-2173d070fd1b"
+    assert sorted([pseudo, "v2.1.0", "v2.1.2", "v2.1.0-rc3", "v2.0.0"], key=key) == [
+        "v2.0.0",
+        "v2.1.0-rc3",
+        "v2.1.0",
+        "v2.1.2",
+        pseudo,
+    ]
+    assert sorted(["v2.1.3", pseudo], key=key) == [pseudo, "v2.1.3"]
 
 
 def test_versions_sort_by_number_and_a_pre_release_first():
@@ -88,9 +112,11 @@ def test_versions_sort_by_number_and_a_pre_release_first():
         ({"trend": ["5.0.9", "5.1.0", "5.1.2"]}, "fewer than 5"),
         ({"trend": ["5.0.9", "5.1.0", "5.1.2"], "trend_short": " "}, "fewer than 5"),
         ({"trend": ["5.1.2b1"]}, "a non-empty list of versions"),
+        # a pseudo-version may follow the pin only of a Go module
+        ({"trend": ["5.0.1", "5.0.2", "5.0.3", "5.0.5", "5.1.2", "5.1.3-0.20251226070945-2173d070fd1b"]}, "end at the pinned"),
         ({"trend": []}, "a non-empty list of versions"),
         ({"yanked": ["4.0.0"]}, "yanked must list versions of trend"),
-        ({"registry": "maven"}, "registry must be one of npm, pypi"),
+        ({"registry": "maven"}, "registry must be one of npm, pypi, go"),
         ({"harness": "clients/python/harness.py"}, "harness must be an exec: spec"),
         ({"releases": []}, "releases must be a non-empty list"),
     ],

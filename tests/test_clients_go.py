@@ -73,7 +73,7 @@ def test_the_pinned_version_is_judged_family_by_family(harness, pytester, tmp_pa
     results = tmp_path / "results.jsonl"
     result = pytester.runpytest("-p", "no:cacheprovider", f"--rmq-strategy=exec:{harness}", "--rmq-checks=golden,sort",
                                 "--rmq-reference-version=5.5.0", f"--rmq-results={results}")
-    result.stdout.fnmatch_lines([f"rmq-conformance: harness rocketmq-client-go {PINNED} (Go): families AVG, AVG_BY_CIRCLE, *"])
+    result.stdout.fnmatch_lines([f"rmq-conformance: harness github.com/apache/rocketmq-client-go/v2 {PINNED} (Go): families AVG, AVG_BY_CIRCLE, *"])
     found: Counter[tuple] = Counter()
     for line in results.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)

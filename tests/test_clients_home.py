@@ -131,3 +131,18 @@ def test_the_dpyrocketmq_harness_refuses_a_home_without_it(tmp_path):
     )
     assert done.returncode != 0 and answers == []
     assert f"{tmp_path / 'empty' / 'rocketmq'} holds no dpyrocketmq" in done.stderr
+
+
+def test_the_go_launcher_refuses_a_home_that_holds_no_build(tmp_path):
+    # clients/go/harness.py runs the build RMQ_CLIENT_HOME names (build.py --home); none: one line, exit 2
+    done = subprocess.run(
+        [sys.executable, str(CLIENTS / "go" / "harness.py"), "rocketmq-client-go"],
+        input='{"cmd": "hello"}\n',
+        capture_output=True,
+        text=True,
+        env={**os.environ, "RMQ_CLIENT_HOME": str(tmp_path)},
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"clients/go/harness.py: RMQ_CLIENT_HOME={tmp_path} holds no build (clients/go/build.py --home)\n"
+

@@ -1,19 +1,22 @@
 """Build a Go client's harness against one version the Go module proxy serves.
 
     python clients/go/build.py rocketmq-client-go v2.1.2     # prints the harness binary's path
+    python clients/go/build.py rocketmq-client-go v2.1.1 --home DIR   # builds it in DIR instead
 
 The module is downloaded by ``go mod download`` into Go's module cache (outside the clone), and
 the harness is built against a copy of it in this project's cache (``$XDG_CACHE_HOME`` or
 ``~/.cache``, ``rmq-conformance/go/<harness>@<version>/``): the copy is the module as the proxy
 served it (its ``h1:`` sum is printed on stderr), plus the files of the harness's ``hook/``
-folder, which reach what the module keeps to itself and change nothing else. A build whose
-sources are unchanged is reused. Exit 2 with one line saying why when the version does not
+folder, which reach what the module keeps to itself and change nothing else; ``--home`` builds in
+another folder (the trend's, one per version), which ``RMQ_CLIENT_HOME`` then names to
+``clients/go/harness.py``. A build whose sources are unchanged is reused. Exit 2 with one line saying why when the version does not
 resolve or the build fails (the compiler's first error).
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -73,20 +76,48 @@ def _writable(tree: Path) -> None:
         path.chmod(path.stat().st_mode | stat.S_IWUSR)
 
 
-def build(name: str, version: str) -> tuple[Path, dict[str, str]]:
-    """The harness ``name`` built against ``version``: its binary, and what the proxy served."""
+def binary_of(name: str, home: Path) -> Path:
+    """Where a build of the harness ``name`` in ``home`` puts its binary."""
+    return home / f"{name}-harness"
+
+
+def built_version(home: Path) -> str | None:
+    """The version built in ``home`` (None: nothing is)."""
+    return _stamp(home).get("version")
+
+
+def _stamp(work: Path) -> dict[str, str]:
+    """What the last build in ``work`` wrote of itself (empty: none)."""
+    try:
+        stamp = json.loads((work / "built.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def build(name: str, version: str, home: Path | None = None) -> tuple[Path, dict[str, str]]:
+    """The harness ``name`` built against ``version`` in ``home`` (by default a folder of this
+    project's cache): its binary, and what the proxy served."""
     harness = HERE / name
     module = MODULES[name]
-    work = cache_root() / f"{name}@{version}"
+    work = home or cache_root() / f"{name}@{version}"
     found = download(module, version, cache_root() / "scratch")
     key = _sources_key(harness, found)
-    binary = work / f"{name}-harness"
-    stamp = work / "built.json"
-    if binary.is_file() and stamp.is_file() and json.loads(stamp.read_text()).get("key") == key:
-        return binary, found
-    if work.exists():
-        _writable(work)
-        shutil.rmtree(work)
+    binary = binary_of(name, work)
+    work.mkdir(parents=True, exist_ok=True)
+    with (work / "build.lock").open("w") as lock:  # harnesses started at once build it once
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _stamp(work).get("key") != key or not binary.is_file():
+            _build_in(work, harness, module, found, key)
+    return binary, found
+
+
+def _build_in(work: Path, harness: Path, module: str, found: dict[str, str], key: str) -> None:
+    binary = binary_of(harness.name, work)
+    for made in (work / "module", work / "harness"):  # a build's own folders, not what else is in work
+        if made.exists():
+            _writable(made)
+            shutil.rmtree(made)
     shutil.copytree(found["Dir"], work / "module")
     _writable(work / "module")
     for hook in sorted((harness / "hook").glob("*.go")):
@@ -102,17 +133,17 @@ def build(name: str, version: str) -> tuple[Path, dict[str, str]]:
     if done.returncode != 0:
         first = next((line for line in done.stderr.splitlines() if ": " in line and not line.startswith("go: downloading")), done.stderr.strip())
         raise BuildError(f"{module}@{found['Version']} does not build: {first}")
-    stamp.write_text(json.dumps({"key": key, "version": found["Version"], "sum": found["Sum"]}))
-    return binary, found
+    (work / "built.json").write_text(json.dumps({"key": key, "version": found["Version"], "sum": found["Sum"]}))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("harness", choices=sorted(MODULES))
     parser.add_argument("version", help="a version the Go module proxy serves (v2.1.2, or a pseudo-version)")
+    parser.add_argument("--home", type=Path, help="build in this folder (default: a folder of ~/.cache/rmq-conformance/go)")
     args = parser.parse_args(argv)
     try:
-        binary, found = build(args.harness, args.version)
+        binary, found = build(args.harness, args.version, args.home)
     except BuildError as exc:
         print(f"clients/go/build.py: {exc}", file=sys.stderr)
         return 2

@@ -312,7 +312,7 @@ func main() {
 		case "hello":
 			answer = map[string]any{
 				"protocol":       1,
-				"implementation": map[string]string{"name": "rocketmq-client-go", "language": "Go", "version": version(), "homepage": "https://" + module},
+				"implementation": map[string]string{"name": module, "language": "Go", "version": version(), "homepage": "https://github.com/apache/rocketmq-client-go"},
 				"strategies":     []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "SELECTOR_HASH", "SELECTOR_RANDOM"},
 				"sort":           true,
 			}
