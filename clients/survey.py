@@ -1,6 +1,6 @@
-"""The survey of every npm and PyPI package named for RocketMQ (clients/survey.toml): checked,
-rendered as a Markdown section for docs/clients.md (``to_markdown``) or an HTML fragment
-(``to_html``), and, with the network, compared with the registries of today.
+"""The survey of every npm and PyPI package named for RocketMQ and of the Apache RocketMQ Go clients
+(clients/survey.toml): checked, rendered as a Markdown section for docs/clients.md (``to_markdown``)
+or an HTML fragment (``to_html``), and, with the network, compared with the registries of today.
 
     python clients/survey.py                 # the Markdown section, on stdout
     python clients/survey.py --html          # the HTML fragment
@@ -9,15 +9,16 @@ rendered as a Markdown section for docs/clients.md (``to_markdown``) or an HTML 
     python clients/survey.py --evidence      # downloads each package, checks what it cites
 
 ``--refresh`` asks each registry for the newest version of every surveyed package (PyPI's JSON
-API, ``npm view``) and prints each one that moved or vanished; with ``--names`` (lists of
-package names, one a line, first tab-separated column; ``registry:`` may prefix a file name,
-``pypi:`` by default) it also prints every listed name matching RocketMQ that the survey lacks,
-and for npm names asks the registry whether it has them. It never writes the survey: a person
-reads the new package's code and writes its entry. Exit status 1 when something is to update.
+API, ``npm view``, ``go list -m MODULE@latest``) and prints each one that moved or vanished; with
+``--names`` (lists of package names, one a line, first tab-separated column; ``registry:`` may
+prefix a file name, ``pypi:`` by default) it also prints every listed name matching RocketMQ that
+the survey lacks and the registry has. It never writes the survey: a person reads the new
+package's code and writes its entry. Exit status 1 when something is to update.
 
 ``--evidence`` downloads each surveyed package at its surveyed version with its registry's own
-client (into ``~/.cache/rmq-survey``, or ``$RMQ_SURVEY_CACHE``) and prints every citation of
-``evidence`` its files do not bear out; exit status 1 when there is one.
+client (into ``~/.cache/rmq-survey``, or ``$RMQ_SURVEY_CACHE``; a Go module by ``go mod download``
+into Go's module cache, then copied there) and prints every citation of ``evidence`` its files do
+not bear out; exit status 1 when there is one.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -46,7 +48,9 @@ HERE = Path(__file__).resolve().parent
 SURVEY = HERE / "survey.toml"
 VERSIONS = HERE / "versions.toml"
 
-REGISTRIES = ("npm", "pypi")
+REGISTRIES = ("npm", "pypi", "go")
+#: each registry as the prose names it
+REGISTRY_NAMES = {"npm": "npm", "pypi": "PyPI", "go": "the Go module proxy"}
 #: the suite's families a package can balance in its own code
 FAMILIES = (
     "AVG",
@@ -85,6 +89,12 @@ class SurveyError(ValueError):
     """survey.toml breaks a rule: the message names the file and the entry."""
 
 
+def _listed(words) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = list(words)
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]]))
+
+
 def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
     """The survey, checked: every field present and typed, families known, no name twice per
     registry, and ``judged`` true exactly for the clients ``versions`` lists (None: unchecked)."""
@@ -94,9 +104,9 @@ def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
         raise SurveyError(f"{path}: {error}") from error
     head = data.get("survey")
     if not isinstance(head, dict) or not all(
-        isinstance(head.get(key), str) and head[key].strip() for key in ("date", "pypi", "npm")
+        isinstance(head.get(key), str) and head[key].strip() for key in ("date", *REGISTRIES)
     ):
-        raise SurveyError(f"{path}: [survey] needs date, pypi and npm (how each registry was enumerated)")
+        raise SurveyError(f"{path}: [survey] needs {_listed(('date', *REGISTRIES))} (how each registry was enumerated)")
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", head["date"]):
         raise SurveyError(f"{path}: [survey] date {head['date']!r} is not YYYY-MM-DD")
     packages = data.get("package")
@@ -159,7 +169,7 @@ def _counts(packages: list[dict]) -> dict[str, tuple[int, int, int]]:
 
 
 def _ordered(packages: list[dict]) -> list[dict]:
-    """npm then PyPI; judged first, then those that balance in their own code, then by name."""
+    """npm, PyPI, then Go; judged first, then those that balance in their own code, then by name."""
     return sorted(
         packages, key=lambda p: (REGISTRIES.index(p["registry"]), not p["judged"], not p["balances"], p["name"].lower())
     )
@@ -182,6 +192,19 @@ def cited_places(entry: dict) -> list[str]:
 
 
 REFRESH = "python clients/survey.py --refresh"
+#: the survey's heading, in the Markdown and the HTML
+TITLE = "Every npm and PyPI package named for RocketMQ, and the Apache RocketMQ Go clients"
+
+
+def _enumerated(head: dict) -> list[str]:
+    """One line per registry: how it was enumerated."""
+    return [
+        f"How {REGISTRY_NAMES[registry]} was enumerated: {' '.join(head[registry].split())}" for registry in REGISTRIES
+    ]
+
+
+#: the line about ``--refresh``, after its command
+ASKS = f"asks {_listed(REGISTRY_NAMES.values())} again and prints what moved."
 
 
 def to_markdown(path: Path = SURVEY) -> str:
@@ -190,7 +213,7 @@ def to_markdown(path: Path = SURVEY) -> str:
     head, packages = data["survey"], data["package"]
     counts = _counts(packages)
     lines = [
-        "## Every npm and PyPI package named for RocketMQ",
+        f"## {TITLE}",
         "",
         INTRO.format(date=head["date"]),
         "",
@@ -212,21 +235,16 @@ def to_markdown(path: Path = SURVEY) -> str:
             f"{', '.join(p['balances']) or 'nothing'} | {_cell(p['delegates'])} | "
             f"{'yes' if p['judged'] else 'no'} | {_cell(p['why'])} | {cited} |"
         )
-    lines += [
-        "",
-        f"How PyPI was enumerated: {' '.join(head['pypi'].split())}",
-        "",
-        f"How npm was enumerated: {' '.join(head['npm'].split())}",
-        "",
-        f"`{REFRESH}` asks both registries again and prints what moved.",
-        "",
-    ]
+    for line in _enumerated(head):
+        lines += ["", line]
+    lines += ["", f"`{REFRESH}` {ASKS}", ""]
     return "\n".join(lines)
 
 
 #: the README's paragraph on the real clients; every number in it is counted from the survey
 README_PARAGRAPH = (
-    "Every package on npm and PyPI named for RocketMQ was read ({total}: {npm} on npm, {pypi} on PyPI); "
+    "Every package on npm and PyPI named for RocketMQ and the Apache RocketMQ project's Go clients were read "
+    "({total}: {npm} on npm, {pypi} on PyPI, {go} on the Go module proxy); "
     "{own} balance queues in their own code, and the {judged} of them that run here are pinned and driven "
     "through their own classes ({unjudged}). Each cell counts the golden cases that differ from Java at the "
     "client's newest release and links to the first one; the last column says whether the client can share a "
@@ -245,12 +263,14 @@ def readme_paragraph(path: Path = SURVEY) -> str:
     own = sum(counts[registry][1] for registry in REGISTRIES)
     judged = sum(counts[registry][2] for registry in REGISTRIES)
     left = [p["name"] for p in _ordered(packages) if p["balances"] and not p["judged"]]
-    names = " and ".join(f"`{name}`" for name in left)
-    unjudged = f"{names} {'do' if len(left) > 1 else 'does'} not: the survey says why" if left else "all of them"
+    unjudged = "all of them"
+    if left:
+        unjudged = (
+            f"{_listed(f'`{name}`' for name in left)} {'do' if len(left) > 1 else 'does'} not: the survey says why"
+        )
     text = README_PARAGRAPH.format(
         total=len(packages),
-        npm=counts["npm"][0],
-        pypi=counts["pypi"][0],
+        **{registry: counts[registry][0] for registry in REGISTRIES},
         own=own,
         judged=judged,
         unjudged=unjudged,
@@ -301,16 +321,15 @@ def to_html(path: Path = SURVEY) -> str:
         for registry, (total, own, judged) in _counts(packages).items()
     )
     return (
-        '<section id="survey">\n<h2>Every npm and PyPI package named for RocketMQ</h2>\n'
+        f'<section id="survey">\n<h2>{esc(TITLE)}</h2>\n'
         f"<p>{esc(INTRO.format(date=head['date']))}</p>\n"
         '<div class="scroll"><table>\n<thead><tr><th>registry</th><th>packages</th><th>balance in their own code</th>'
         f"<th>judged here</th></tr></thead>\n<tbody>\n{counts}\n</tbody>\n</table></div>\n"
         '<div class="scroll"><table class="survey">\n<thead><tr><th>registry</th><th>package</th><th>newest</th>'
         "<th>balances in its own code</th><th>delegates</th><th>judged</th><th>why</th><th>read in</th></tr></thead>\n"
         f"<tbody>\n{rows}\n</tbody>\n</table></div>\n"
-        f"<p>How PyPI was enumerated: {esc(' '.join(head['pypi'].split()))}</p>\n"
-        f"<p>How npm was enumerated: {esc(' '.join(head['npm'].split()))}</p>\n"
-        f"<p><code>{REFRESH}</code> asks both registries again and prints what moved.</p>\n</section>\n"
+        + "".join(f"<p>{esc(line)}</p>\n" for line in _enumerated(head))
+        + f"<p><code>{REFRESH}</code> {esc(ASKS)}</p>\n</section>\n"
     )
 
 
@@ -338,7 +357,48 @@ def _npm_newest(name: str) -> str | None:
     return json.loads(done.stdout)
 
 
-NEWEST = {"pypi": _pypi_newest, "npm": _npm_newest}
+#: what go says of a module or version the proxy does not serve (404 or 410; some proxies answer 403)
+UNSERVED = re.compile(r"403 Forbidden|404 Not Found|410 Gone|no matching versions|unknown revision")
+
+
+def _go(module: str, version: str, *args: str) -> dict:
+    """What ``go ARGS MODULE@VERSION`` prints as JSON, run in an empty temporary folder (no go.mod
+    of the clone's) with the module mode on and no toolchain download; go's error as a SurveyError."""
+    where = f"go {module} {version}: go {' '.join(args)}"
+    if shutil.which("go") is None:
+        raise SurveyError(f"{where}: go is not on PATH (https://go.dev/dl/)")
+    env = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(
+            ["go", *args, f"{module}@{version}"],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    try:
+        found = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        found = {}
+    error = found.get("Error") or (done.returncode and (done.stderr or f"exit status {done.returncode}"))
+    if error:
+        raise SurveyError(f"{where}: {' '.join(str(error).split())}")
+    return found
+
+
+def _go_newest(module: str) -> str | None:
+    """The version ``MODULE@latest`` resolves to; None when the proxy does not serve the module."""
+    try:
+        return _go(module, "latest", "list", "-m", "-json")["Version"]
+    except SurveyError as error:
+        if UNSERVED.search(str(error)):
+            return None
+        raise
+
+
+NEWEST = {"pypi": _pypi_newest, "npm": _npm_newest, "go": _go_newest}
 
 
 def _listed_names(spec: str) -> tuple[str, list[str]]:
@@ -397,32 +457,66 @@ def _unpack(archive: Path, into: Path) -> None:
         tops[0].rmdir()
 
 
+#: the command of each registry's client that downloads NAME at VERSION, an archive, into DEST
+PACK = {
+    "pypi": lambda name, version, dest: [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--quiet",
+        "--dest",
+        dest,
+        f"{name}=={version}",
+    ],
+    "npm": lambda name, version, dest: ["npm", "pack", "--silent", f"{name}@{version}", "--pack-destination", dest],
+}
+
+
+def _packed(entry: dict, into: Path) -> None:
+    """``entry``'s archive, downloaded by its registry's client (``PACK``), unpacked into ``into``."""
+    name, version = entry["name"], entry["version"]
+    download = into.with_name("download")
+    download.mkdir()
+    command = PACK[entry["registry"]](name, version, str(download))
+    done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
+    archives = list(download.iterdir())
+    if done.returncode != 0 or len(archives) != 1:
+        raise SurveyError(
+            f"{entry['registry']} {name} {version}: {' '.join(command[:4])} ... gave {len(archives)} file(s): "
+            f"{done.stderr.strip()[-300:]}"
+        )
+    into.mkdir()
+    _unpack(archives[0], into)
+
+
+def _module(entry: dict, into: Path) -> None:
+    """``entry``'s Go module as ``go mod download`` leaves it in Go's module cache (read-only),
+    copied into ``into`` file by file (writable): its paths are the module's, from its root."""
+    root = Path(_go(entry["name"], entry["version"], "mod", "download", "-json")["Dir"])
+    for source in sorted(root.rglob("*")):
+        if source.is_file():
+            target = into / source.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+
+
+#: how each registry's files reach the survey's cache
+DOWNLOAD = {"pypi": _packed, "npm": _packed, "go": _module}
+
+
 def fetch(entry: dict, cache: Path = CACHE) -> Path:
     """The files of ``entry``'s package at its surveyed version, as the registry's ordinary client
-    downloads it (``pip download --no-deps``, ``npm pack``), unpacked once under ``cache``."""
+    downloads it (``pip download --no-deps``, ``npm pack``, ``go mod download``), kept once under ``cache``."""
     name, version = entry["name"], entry["version"]
     files = cache / entry["registry"] / f"{name.replace('/', '+')}-{version}" / "files"
     if files.is_dir():
         return files
     files.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=files.parent) as work:
-        download = Path(work) / "download"
-        download.mkdir()
-        if entry["registry"] == "pypi":
-            command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--dest", str(download)]
-            command.append(f"{name}=={version}")
-        else:
-            command = ["npm", "pack", "--silent", f"{name}@{version}", "--pack-destination", str(download)]
-        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
-        archives = list(download.iterdir())
-        if done.returncode != 0 or len(archives) != 1:
-            raise SurveyError(
-                f"{entry['registry']} {name} {version}: {' '.join(command[:4])} ... gave {len(archives)} file(s): "
-                f"{done.stderr.strip()[-300:]}"
-            )
         unpacked = Path(work) / "files"
-        unpacked.mkdir()
-        _unpack(archives[0], unpacked)
+        DOWNLOAD[entry["registry"]](entry, unpacked)
         try:
             unpacked.rename(files)
         except OSError:  # another process unpacked it first

@@ -34,7 +34,7 @@ def test_at_1280_px_the_clients_tables_fit_but_the_consumer_matrix_and_the_surve
     assert len(desk.tables) > 8
     assert [(table.heading, table.cue) for table in desk.tables if table.scrolls] == [
         ("Consumer queue allocation", True),
-        ("Every npm and PyPI package named for RocketMQ", True),
+        ("Every npm and PyPI package named for RocketMQ, and the Apache RocketMQ Go clients", True),
     ]
 
 

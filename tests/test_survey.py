@@ -2,6 +2,8 @@
 and a broken entry or a moved registry is named (no network: the registries are stand-ins)."""
 
 import io
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,12 +20,13 @@ survey = load_script(CLIENTS / "survey.py", "rmq_clients_survey")
 
 TEXT = (CLIENTS / "survey.toml").read_text(encoding="utf-8")
 PACKAGES = tomllib.loads(TEXT)["package"]
+TITLE = "Every npm and PyPI package named for RocketMQ, and the Apache RocketMQ Go clients"
 
 
 def test_the_committed_survey_holds_its_rules_and_agrees_with_versions_toml():
     data = survey.load()
     assert len(data["package"]) == len(PACKAGES) >= 30
-    assert {p["registry"] for p in PACKAGES} == {"npm", "pypi"}
+    assert {p["registry"] for p in PACKAGES} == set(survey.REGISTRIES) == {"npm", "pypi", "go"}
 
 
 def test_every_name_of_the_survey_is_named_for_rocketmq_or_says_so_in_its_summary():
@@ -47,19 +50,40 @@ def test_rendering_lists_every_entry_once_with_its_version_and_verdict(render):
             )
         assert page.count(row) == 1, row
     if render == "to_markdown":
-        rows = [line for line in page.splitlines() if line.startswith(("| npm | `", "| pypi | `"))]
+        rows = [line for line in page.splitlines() if line.startswith(("| npm | `", "| pypi | `", "| go | `"))]
         assert len(rows) == len(PACKAGES)
         judged = [row for row in rows if "| yes |" in row]
         assert len(judged) == sum(p["judged"] for p in PACKAGES)
-        assert page.startswith("## Every npm and PyPI package named for RocketMQ\n")
+        assert page.startswith(f"## {TITLE}\n")
+    else:
+        assert page.startswith(f'<section id="survey">\n<h2>{TITLE}</h2>\n')
 
 
-def test_rendering_counts_packages_per_registry():
-    page = survey.to_markdown()
-    for registry in ("npm", "pypi"):
+def test_rendering_counts_packages_per_registry_and_says_how_each_was_enumerated():
+    page, html = survey.to_markdown(), survey.to_html()
+    head = tomllib.loads(TEXT)["survey"]
+    for registry, named in (("npm", "npm"), ("pypi", "PyPI"), ("go", "the Go module proxy")):
         mine = [p for p in PACKAGES if p["registry"] == registry]
-        line = f"| {registry} | {len(mine)} | {sum(bool(p['balances']) for p in mine)} | {sum(p['judged'] for p in mine)} |"
-        assert line in page
+        assert mine, registry
+        total, own, judged = len(mine), sum(bool(p["balances"]) for p in mine), sum(p["judged"] for p in mine)
+        assert f"| {registry} | {total} | {own} | {judged} |" in page
+        assert (
+            f'<tr><td>{registry}</td><td class="r">{total}</td><td class="r">{own}</td><td class="r">{judged}</td></tr>'
+            in html
+        )
+        said = f"How {named} was enumerated: {' '.join(head[registry].split())}"
+        assert f"\n{said}\n" in page and f"<p>{survey.html.escape(said)}</p>" in html
+    asks = "again and prints what moved."
+    assert f"`python clients/survey.py --refresh` asks npm, PyPI and the Go module proxy {asks}" in page
+    assert f"<code>python clients/survey.py --refresh</code> asks npm, PyPI and the Go module proxy {asks}" in html
+
+
+def test_the_go_text_says_which_modules_are_listed_and_that_others_are_not():
+    said = " ".join(tomllib.loads(TEXT)["survey"]["go"].split())
+    go = [p["name"] for p in PACKAGES if p["registry"] == "go"]
+    assert sorted(go) == ["github.com/apache/rocketmq-client-go/v2", "github.com/apache/rocketmq-clients/golang/v5"]
+    assert all(name in said for name in go)
+    assert "no search" in said and "not enumerated" in said
 
 
 def _broken(tmp_path, old, new, versions=None):
@@ -90,7 +114,7 @@ def _broken(tmp_path, old, new, versions=None):
         (
             'registry = "npm"\nname = "rocketmq-grpc"',
             'registry = "maven"\nname = "rocketmq-grpc"',
-            "registry must be one of npm, pypi",
+            "registry must be one of npm, pypi, go",
         ),
         ('name = "rocketmq-grpc"', 'name = "rocketmq-client-nodejs"', "listed twice"),
         (
@@ -100,7 +124,13 @@ def _broken(tmp_path, old, new, versions=None):
         ),
         ('why = "speaks HTTP; no client-side queue choice"', 'why = " "', "why is empty"),
         ('date = "2026-11-27"', 'date = "27.11.2026"', "is not YYYY-MM-DD"),
-        ("[survey]", "[surveyed]", "[survey] needs date, pypi and npm"),
+        ("[survey]", "[surveyed]", "[survey] needs date, npm, pypi and go"),
+        ('go = """The Go module proxy', 'og = """The Go module proxy', "[survey] needs date, npm, pypi and go"),
+        (
+            'go = """The Go module proxy',
+            'go = """ """\nwas = """The Go module proxy',
+            "[survey] needs date, npm, pypi and go",
+        ),
     ],
 )
 def test_a_broken_entry_is_refused_naming_the_file_and_the_entry(tmp_path, old, new, said):
@@ -123,7 +153,7 @@ def test_a_client_versions_toml_judges_but_the_survey_lacks_is_refused(tmp_path)
 
 def test_the_command_line_renders_and_refuses_with_status_2(tmp_path, capsys):
     assert survey.main([]) == 0
-    assert "## Every npm and PyPI package" in capsys.readouterr().out
+    assert f"## {TITLE}\n" in capsys.readouterr().out
     assert survey.main(["--html"]) == 0
     assert capsys.readouterr().out.startswith('<section id="survey">')
     assert survey.main(["--survey", str(tmp_path / "absent.toml")]) == 2
@@ -136,7 +166,8 @@ def test_refresh_names_moved_versions_and_new_names_and_nothing_else(tmp_path):
     registry[("pypi", "rocketmq")] = "9.9.9"
     del registry[("npm", "wm-rocketmq")]
     registry[("pypi", "rocketmq-brand-new")] = "0.1.0"
-    newest = {name: (lambda wanted, reg=name: registry.get((reg, wanted))) for name in ("npm", "pypi")}
+    registry[("go", "github.com/apache/rocketmq-clients/golang/v5")] = "v5.1.5"
+    newest = {name: (lambda wanted, reg=name: registry.get((reg, wanted))) for name in survey.REGISTRIES}
     names = tmp_path / "names.tsv"
     names.write_text(
         "rocketmq-brand-new\t0.1.0\tx\nrocketmq\t0.4.4\nrabbit-rmq\t1\nrocketmq-gone\t1\n", encoding="utf-8"
@@ -147,11 +178,12 @@ def test_refresh_names_moved_versions_and_new_names_and_nothing_else(tmp_path):
     assert said == [
         "npm wm-rocketmq: surveyed 0.0.1, now gone from the registry",
         "pypi rocketmq: surveyed 0.4.4, now 9.9.9",
+        "go github.com/apache/rocketmq-clients/golang/v5: surveyed v5.1.4, now v5.1.5",
         "pypi rocketmq-brand-new 0.1.0: named for RocketMQ, not in the survey",
-        "3 to update",
+        "4 to update",
     ]
     current = io.StringIO()
-    same = {name: (lambda wanted, reg=name: surveyed.get((reg, wanted))) for name in ("npm", "pypi")}
+    same = {name: (lambda wanted, reg=name: surveyed.get((reg, wanted))) for name in survey.REGISTRIES}
     assert survey.refresh(newest=same, out=current) == 0
     assert current.getvalue() == "the survey is current\n"
 
@@ -267,14 +299,17 @@ def test_the_readmes_paragraph_on_the_clients_is_the_surveys():
     assert shown is not None, "README.md has no survey:start / survey:end markers"
     assert shown == survey.readme_paragraph(), "run: python clients/survey.py --readme README.md"
     said = " ".join(shown.split())
-    npm = sum(p["registry"] == "npm" for p in PACKAGES)
-    assert f"was read ({len(PACKAGES)}: {npm} on npm, {len(PACKAGES) - npm} on PyPI)" in said
+    npm, pypi, go = (sum(p["registry"] == registry for p in PACKAGES) for registry in ("npm", "pypi", "go"))
+    assert npm + pypi + go == len(PACKAGES) and go == 2
+    assert f"were read ({len(PACKAGES)}: {npm} on npm, {pypi} on PyPI, {go} on the Go module proxy)" in said
     own = [p for p in PACKAGES if p["balances"]]
     judged = [p for p in PACKAGES if p["judged"]]
     assert f"; {len(own)} balance queues in their own code, and the {len(judged)} of them that run here" in said
     assert all(p["balances"] for p in judged)
     for p in own:
         assert (f"`{p['name']}`" in said) is not p["judged"], p["name"]
+    left = [f"`{p['name']}`" for p in survey._ordered(PACKAGES) if p["balances"] and not p["judged"]]
+    assert len(left) > 2 and f"({', '.join(left[:-1])} and {left[-1]} do not: the survey says why)" in said
 
 
 def test_the_paragraph_counts_what_the_survey_holds(tmp_path):
@@ -304,3 +339,95 @@ def test_the_paragraph_is_written_between_the_markers_and_refused_without_them(t
     readme.write_text("# no markers\n", encoding="utf-8")
     with pytest.raises(survey.SurveyError, match="no <!-- survey:start --> / <!-- survey:end --> markers"):
         survey.write_readme(readme)
+
+
+# -- the Go module proxy: go in module mode, its answers and its errors (a stand-in go) ------------
+
+MODULE = "github.com/apache/rocketmq-client-go/v2"
+REFUSED = f"{MODULE}@v2.0.1: reading https://goproxy.invalid/{MODULE}/@v/v2.0.1.info: 403 Forbidden\n\tserver response: This module version is not available."
+STAND_IN = """import json, os, sys
+from pathlib import Path
+settings = {key: os.environ.get(key) for key in ("GOFLAGS", "GOTOOLCHAIN")}
+Path(os.environ["STAND_IN_LOG"]).write_text(json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), **settings}))
+answer = json.loads(Path(os.environ["STAND_IN_ANSWER"]).read_text())
+sys.stdout.write(answer["stdout"])
+sys.stderr.write(answer["stderr"])
+sys.exit(answer["code"])
+"""
+
+
+@pytest.fixture
+def go(tmp_path, monkeypatch):
+    """A stand-in ``go`` first on PATH: ``go(stdout=..., stderr=..., code=...)`` sets what it answers
+    and returns what it was called with (arguments, folder, GOFLAGS and GOTOOLCHAIN)."""
+    if os.name == "nt":
+        pytest.skip("the stand-in go is a script run by its #! line")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "go").write_text(f"#!{sys.executable}\n{STAND_IN}", encoding="utf-8")
+    (folder / "go").chmod(0o755)
+    log, answer = tmp_path / "go.log", tmp_path / "go.answer"
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setenv("STAND_IN_LOG", str(log))
+    monkeypatch.setenv("STAND_IN_ANSWER", str(answer))
+
+    def answers(stdout="", stderr="", code=0):
+        answer.write_text(json.dumps({"stdout": stdout, "stderr": stderr, "code": code}), encoding="utf-8")
+        return lambda: json.loads(log.read_text(encoding="utf-8"))
+
+    return answers
+
+
+def test_a_go_module_is_copied_writable_from_the_folder_go_mod_download_names(tmp_path, go):
+    module = tmp_path / "mod" / f"{MODULE}@v2.1.2"
+    (module / "producer").mkdir(parents=True)
+    (module / "producer" / "selector.go").write_text("package producer\n\n\thasher := fnv.New32a()\n")
+    for path in (module / "producer" / "selector.go", module / "producer", module):
+        path.chmod(0o555)  # as Go's module cache keeps it
+    called = go(stdout=json.dumps({"Path": MODULE, "Version": "v2.1.2", "Dir": str(module)}))
+    entry = {"registry": "go", "name": MODULE, "version": "v2.1.2", "evidence": ["producer/selector.go:3 fnv.New32a()"]}
+    files = survey.fetch(entry, tmp_path / "cache")
+    assert files == tmp_path / "cache" / "go" / "github.com+apache+rocketmq-client-go+v2-v2.1.2" / "files"
+    assert survey.cited_problems(entry, files) == []
+    assert (files / "producer" / "selector.go").stat().st_mode & 0o200 and (files / "producer").stat().st_mode & 0o200
+    call = called()
+    assert call["argv"] == ["mod", "download", "-json", f"{MODULE}@v2.1.2"]
+    assert (call["GOFLAGS"], call["GOTOOLCHAIN"]) == ("-mod=mod", "local")
+    assert not Path(call["cwd"]).exists()  # an empty folder of its own, removed after
+    go(code=3)  # not asked again: the copy is kept
+    assert survey.fetch(entry, tmp_path / "cache") == files
+    for path in (module, module / "producer"):
+        path.chmod(0o755)
+
+
+def test_a_version_go_cannot_download_is_one_line_naming_the_module_and_the_version(tmp_path, go):
+    go(stdout=json.dumps({"Path": MODULE, "Version": "v2.0.1", "Error": REFUSED}), code=1)
+    with pytest.raises(survey.SurveyError) as caught:
+        survey.fetch({"registry": "go", "name": MODULE, "version": "v2.0.1"}, tmp_path / "cache")
+    assert str(caught.value) == f"go {MODULE} v2.0.1: go mod download -json: {' '.join(REFUSED.split())}"
+    assert list((tmp_path / "cache" / "go").iterdir()) == [
+        tmp_path / "cache" / "go" / "github.com+apache+rocketmq-client-go+v2-v2.0.1"
+    ]
+    assert list((tmp_path / "cache" / "go" / "github.com+apache+rocketmq-client-go+v2-v2.0.1").iterdir()) == []
+
+
+def test_refresh_asks_go_for_the_latest_version_and_counts_a_module_it_does_not_serve_gone(go):
+    called = go(stdout=json.dumps({"Path": MODULE, "Version": "v2.1.2", "Query": "latest"}))
+    assert survey.NEWEST["go"](MODULE) == "v2.1.2"
+    assert called()["argv"] == ["list", "-m", "-json", f"{MODULE}@latest"]
+    for status in ("403 Forbidden", "404 Not Found", "410 Gone"):
+        go(stderr=f"go: module {MODULE}: reading https://goproxy.invalid/{MODULE}/@v/list: {status}\n", code=1)
+        assert survey.NEWEST["go"](MODULE) is None, status
+
+
+def test_refresh_stops_at_any_other_go_failure_naming_the_module(go):
+    go(stderr="go: module lookup disabled by GOPROXY=off\n", code=1)
+    with pytest.raises(survey.SurveyError) as caught:
+        survey.NEWEST["go"](MODULE)
+    assert str(caught.value) == f"go {MODULE} latest: go list -m -json: go: module lookup disabled by GOPROXY=off"
+
+
+def test_without_go_on_path_a_go_module_is_named_and_nothing_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    with pytest.raises(survey.SurveyError, match=f"^go {MODULE} v2.1.2: go mod download -json: go is not on PATH"):
+        survey.fetch({"registry": "go", "name": MODULE, "version": "v2.1.2"}, tmp_path / "cache")
