@@ -16,9 +16,10 @@
 //     cannot be given). It has no fault strategy at all (no latency fault tolerance: its send
 //     loop takes a round robin selector), so FAULT_STRATEGY is not among its strategies.
 //
-// unsupported, never a made-up answer: MACHINE_ROOM_NEARBY (AllocateByMachineNearby takes no
-// room resolver nor inner strategy) and a request with a lone UTF-16 surrogate in a string (a
-// Go string cannot hold one); sort hands null and empty lists back (doBalance sorts nothing then).
+// Not in the hello: MACHINE_ROOM_NEARBY (AllocateByMachineNearby takes no room resolver nor inner
+// strategy: it is AllocateByAveragely, and a request for it is answered unsupported). unsupported,
+// never a made-up answer: a request with a lone UTF-16 surrogate in a string (a Go string cannot
+// hold one); sort hands null and empty lists back (doBalance sorts nothing then).
 package main
 
 import (
@@ -313,7 +314,7 @@ func main() {
 			answer = map[string]any{
 				"protocol":       1,
 				"implementation": map[string]string{"name": module, "language": "Go", "version": version(), "homepage": "https://github.com/apache/rocketmq-client-go"},
-				"strategies":     []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "MACHINE_ROOM_NEARBY", "SELECTOR_HASH", "SELECTOR_RANDOM"},
+				"strategies":     []string{"AVG", "AVG_BY_CIRCLE", "CONSISTENT_HASH", "CONFIG", "MACHINE_ROOM", "SELECTOR_HASH", "SELECTOR_RANDOM"},
 				"sort":           true,
 			}
 		case "bye":
