@@ -256,6 +256,8 @@ def _sort_cells(row: dict[str, Any]) -> list[str]:
 def _family_text(cell: dict[str, Any]) -> str:
     golden = cell["golden"]
     run = golden["cases"] - golden["notRun"] - golden["notImplemented"]
+    if run == 0:  # every case answered notRun: nothing was judged, nothing passed
+        return f"not run ({golden['notRun']})"
     return f"✓ {run}" if golden["differ"] == 0 else f"✗ {golden['differ']} of {run}"
 
 

@@ -141,7 +141,12 @@ def load(path: Path = SURVEY, versions: Path | None = VERSIONS) -> dict:
     if versions is not None:
         # a table of versions.toml names its package by ``package`` when its key is another name
         tables = tomllib.loads(Path(versions).read_text(encoding="utf-8"))
-        judged = {(table["registry"], table.get("package", key)): key for key, table in tables.items()}
+        # the control row (``control = true``: the reference client itself) is no surveyed package
+        judged = {
+            (table["registry"], table.get("package", key)): key
+            for key, table in tables.items()
+            if not table.get("control")
+        }
         for entry in packages:
             listed = (entry["registry"], entry["name"]) in judged
             if entry["judged"] != listed:

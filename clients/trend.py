@@ -55,7 +55,7 @@ FIRST = 5  # case ids shown per class and step
 TIMEOUT = 60.0
 MINIMUM = 5  # versions a trend holds, unless the registry has fewer (``trend_short`` says so)
 NOT_SERVED = "not-served"  # a case of a family the version's harness does not serve
-REGISTRIES = ("npm", "pypi", "go")
+REGISTRIES = ("npm", "pypi", "go", "maven")  # a maven table is the control row: no trend
 SAMPLE = 2  # neighbouring versions of each client a --sample runs (the step between them with them)
 _VERSION = re.compile(r"^v?\d+(\.\d+)*(-[0-9A-Za-z.-]+)?$")  # 5.0.1, 0.0.9-beta, Go's v2.1.0-rc3
 #: a Go pseudo-version (a commit, not a release): v2.1.3-0.20251226070945-2173d070fd1b

@@ -48,6 +48,14 @@ def test_every_go_client_is_pinned_in_its_harness_go_mod_as_in_versions_toml():
             assert entry["harness"] == f"exec:python clients/go/harness.py {name}", name
 
 
+def test_the_maven_control_row_is_pinned_in_its_harness_as_in_versions_toml():
+    harness = load_script(CLIENTS / "java" / "harness.py", "clients_java_harness")
+    controls = [entry for entry in _versions().values() if entry["registry"] == "maven"]
+    assert [entry.get("control") for entry in controls] == [True]  # the reference itself, not a client judged
+    assert controls[0]["pinned"] == harness.PINNED
+    assert controls[0]["harness"] == "exec:python clients/java/harness.py"
+
+
 def test_no_pypi_client_is_pinned_twice():
     assert not set(_pins("requirements.txt")) & set(_pins("isolated.txt"))
 
@@ -116,7 +124,7 @@ def test_versions_sort_by_number_and_a_pre_release_first():
         ({"trend": ["5.0.1", "5.0.2", "5.0.3", "5.0.5", "5.1.2", "5.1.3-0.20251226070945-2173d070fd1b"]}, "end at the pinned"),
         ({"trend": []}, "a non-empty list of versions"),
         ({"yanked": ["4.0.0"]}, "yanked must list versions of trend"),
-        ({"registry": "maven"}, "registry must be one of npm, pypi, go"),
+        ({"registry": "nuget"}, "registry must be one of npm, pypi, go, maven"),
         ({"harness": "clients/python/harness.py"}, "harness must be an exec: spec"),
         ({"releases": []}, "releases must be a non-empty list"),
     ],

@@ -283,7 +283,7 @@ def test_the_shipped_causes_render(report):
 NOT_COUNTS = (
     r"\d+\.\d+(?:\.\d+)*(?:-beta)?",  # versions: 4.9.8, 2.1.0.3, 0.0.9-beta, 5.x is no digit run of its own
     r"2\^3[12](?:-1)?",  # the ends of Java's int
-    r"SHA-256|SipHash-2-4|MD5|UTF-(?:8|16)|U\+FFFD|RocketMQ 4\b|2023",  # names, and the copy's year
+    r"SHA-256|SipHash-2-4|MD5|CRC-32|FNV-1a|(?:32|64)-bit|UTF-(?:8|16)|U\+[0-9A-F]{4}|RocketMQ [45]\b|2023",  # names, code points, and the copy's year
     r"\b(?:queue|id) 0\b|id is not 0|restarts at 0|0\.\.K-1|the 8 bytes|at 1\b|to 0\b|Its own start, 0",  # ids and values of the code
     r"\d\.x",
 )

@@ -28,7 +28,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 #: each harness folder's module, as its go.mod requires it
-MODULES = {"rocketmq-client-go": "github.com/apache/rocketmq-client-go/v2"}
+MODULES = {
+    "rocketmq-client-go": "github.com/apache/rocketmq-client-go/v2",
+    "rocketmq-clients-golang": "github.com/apache/rocketmq-clients/golang/v5",
+}
 
 
 class BuildError(Exception):
@@ -69,6 +72,21 @@ def _sources_key(harness: Path, found: dict[str, str]) -> str:
     for path in sorted([harness / "main.go", harness / "go.mod", *sorted((harness / "hook").glob("*.go"))]):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+def _package(source: Path) -> str:
+    """The package a Go file's package clause names."""
+    return next(line.split()[1] for line in source.read_text().splitlines() if line.startswith("package "))
+
+
+def _package_dir(module: Path, package: str) -> Path:
+    """Where a hook of ``package`` goes in ``module``: the folder of that name, or the module's root
+    when the root's package is that one (``package golang`` of rocketmq-clients)."""
+    if (module / package).is_dir():
+        return module / package
+    if any(_package(source) == package for source in module.glob("*.go")):
+        return module
+    raise BuildError(f"{module.name}: no package {package} at the module's root or in a folder of its name")
 
 
 def _writable(tree: Path) -> None:
@@ -121,8 +139,7 @@ def _build_in(work: Path, harness: Path, module: str, found: dict[str, str], key
     shutil.copytree(found["Dir"], work / "module")
     _writable(work / "module")
     for hook in sorted((harness / "hook").glob("*.go")):
-        package = next(line.split()[1] for line in hook.read_text().splitlines() if line.startswith("package "))
-        shutil.copy(hook, work / "module" / package / hook.name)
+        shutil.copy(hook, _package_dir(work / "module", _package(hook)) / hook.name)
     (work / "harness").mkdir()
     shutil.copy(harness / "main.go", work / "harness" / "main.go")
     gomod = (harness / "go.mod").read_text()

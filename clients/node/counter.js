@@ -19,7 +19,10 @@ const RULE = 'A client\'s round-robin counter is set so that the next value it r
   + '`java.util.Random(sendIndexSeed)`, made non-negative), not the client\'s own (0 in `rocketmq`, '
   + '`Math.random()` in ali-ons), which is as arbitrary as Java\'s. After a route update the counter is '
   + 'what the client\'s own producer keeps (`updateTopicPublishInfo`). The 5.x gRPC balancers read and '
-  + 'then step their index as their Java twin does: their harnesses give them the case\'s index unchanged.';
+  + 'then step their index as their Java twin does: their harnesses give them the case\'s index unchanged, '
+  + 'but the Go 5.x client\'s, which steps its index and then reads one further (`Inc()`, then '
+  + '`Mod(next+1, n)`): its harness gives it the case\'s index less 2 and reads it back plus 2 '
+  + '(`indexOffsets` in its hello).';
 
 const INT = 2n ** 32n;
 const toInt = (value) => BigInt.asIntN(32, BigInt(value));

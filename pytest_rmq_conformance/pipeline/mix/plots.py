@@ -51,7 +51,7 @@ def consumer_figure(summary: dict[str, Any]):
                 ax.text(width + 1, y, f"{width:.1f} % of n = {n:,}", va="center", fontsize=7)
         ax.set_xlim(0, 125)
         ax.set_xticks([0, 20, 40, 60, 80, 100])
-        ax.set_xlabel("% of scenario mixes (n: scenario mixes of that strategy and mix)")
+        ax.set_xlabel("% of scenario mixes")  # what n counts is said in the title: one line per panel fits
         ax.set_title(title, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
     panels[0].set_yticks(range(len(labels)), [_short(label) for label in labels], fontsize=8)
@@ -62,7 +62,7 @@ def consumer_figure(summary: dict[str, Any]):
     fig.suptitle(
         f"Clients of a strategy sharing a consumer group with Java's, against the all-Java group\n"
         f"{space['scenarios']:,} scenarios of seed {space['seed']}, before and after one "
-        f"{'/'.join(space['events'])}",
+        f"{'/'.join(space['events'])} (n: the scenario mixes of that strategy and mix)",
         fontsize=11,
     )
     return fig
