@@ -609,7 +609,8 @@ def _mixing_html(mix: dict[str, Any]) -> str:
     body = "".join(
         "<tr>"
         + "".join(
-            f'<td class="{a}{" wide" if h in wide else ""}">{esc(c)}</td>'
+            # a family's name may wrap at its "_", as in the matrices (CONSISTENT_HASH is wider than its column)
+            f'<td class="{a}{" wide" if h in wide else ""}">{esc(c).replace("_", "_<wbr>")}</td>'
             for h, c, a in zip(table.headers, row, table.align, strict=True)
         )
         + "</tr>"
