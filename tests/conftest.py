@@ -3,7 +3,9 @@ import importlib.util
 import json
 import os
 import pkgutil
+import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,18 @@ def missing(what: str) -> None:
     if os.environ.get("RMQ_REQUIRE_TOOLS"):
         pytest.fail(f"{what} (RMQ_REQUIRE_TOOLS is set)", pytrace=False)
     pytest.skip(what)
+
+
+def verdict_counts(results: Path) -> dict[tuple, int]:
+    """A ``--rmq-results`` file as ``(check, family, verdict, divergence class) -> cases``: what a
+    real client's harness came to, family by family (``generated`` for a generated check)."""
+    found: Counter[tuple] = Counter()
+    for line in results.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        case = record.get("case")
+        family = re.search(r"-([A-Z][A-Z_]*[A-Z])-\d", case)[1] if case else "generated"  # pub-AVG-0001-..., grpc-pub-GROUP_HASH-...
+        found[(record["check"], family, record["verdict"], record.get("kind"))] += 1
+    return dict(found)
 
 
 def load_script(path: Path, name: str):

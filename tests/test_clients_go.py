@@ -8,15 +8,13 @@ strategy) and the rebalance sort. Its verdict, family by family, is held here, b
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import missing
+from conftest import missing, verdict_counts
 
 pytestmark = [pytest.mark.clients, pytest.mark.network]
 
@@ -72,12 +70,7 @@ def test_the_pinned_version_is_judged_family_by_family(harness, pytester, tmp_pa
     result = pytester.runpytest("-p", "no:cacheprovider", f"--rmq-strategy=exec:{harness}", "--rmq-checks=golden,sort",
                                 "--rmq-reference-version=5.5.0", f"--rmq-results={results}")
     result.stdout.fnmatch_lines([f"rmq-conformance: harness github.com/apache/rocketmq-client-go/v2 {PINNED} (Go): families AVG, AVG_BY_CIRCLE, *"])
-    found: Counter[tuple] = Counter()
-    for line in results.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        family = record["case"].split("-")[1] if record.get("case") else "generated"
-        found[(record["check"], family, record["verdict"], record.get("kind"))] += 1
-    assert dict(found) == VERDICT
+    assert verdict_counts(results) == VERDICT
 
 
 def test_a_version_the_proxy_does_not_serve_is_said_in_one_line():
