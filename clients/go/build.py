@@ -16,8 +16,8 @@ resolve or the build fails (the compiler's first error).
 from __future__ import annotations
 
 import argparse
-import fcntl
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -27,23 +27,23 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("clients_builds", HERE.parent / "builds.py")
+assert _spec is not None and _spec.loader is not None
+builds = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(builds)
+
+SCRIPT = "clients/go/build.py"
 #: each harness folder's module, as its go.mod requires it
-MODULES = {
+HARNESSES = MODULES = {
     "rocketmq-client-go": "github.com/apache/rocketmq-client-go/v2",
     "rocketmq-clients-golang": "github.com/apache/rocketmq-clients/golang/v5",
 }
-
-
-class BuildError(Exception):
-    """What stopped a build, in one line."""
-
-
-def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+BuildError = builds.BuildError
+_one_line = builds.one_line
 
 
 def cache_root() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rmq-conformance" / "go"
+    return builds.cache_root() / "go"
 
 
 def _go(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -94,23 +94,11 @@ def _writable(tree: Path) -> None:
         path.chmod(path.stat().st_mode | stat.S_IWUSR)
 
 
-def binary_of(name: str, home: Path) -> Path:
-    """Where a build of the harness ``name`` in ``home`` puts its binary."""
-    return home / f"{name}-harness"
-
-
-def built_version(home: Path) -> str | None:
-    """The version built in ``home`` (None: nothing is)."""
-    return _stamp(home).get("version")
-
-
-def _stamp(work: Path) -> dict[str, str]:
-    """What the last build in ``work`` wrote of itself (empty: none)."""
-    try:
-        stamp = json.loads((work / "built.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    return stamp if isinstance(stamp, dict) else {}
+def pinned(name: str) -> str:
+    """The version of its module that the harness ``name``'s go.mod requires."""
+    module = MODULES[name]
+    gomod = (HERE / name / "go.mod").read_text(encoding="utf-8")
+    return next(line.split()[2] for line in gomod.splitlines() if line.strip().startswith(f"require {module} "))
 
 
 def build(name: str, version: str, home: Path | None = None) -> tuple[Path, dict[str, str]]:
@@ -120,18 +108,11 @@ def build(name: str, version: str, home: Path | None = None) -> tuple[Path, dict
     module = MODULES[name]
     work = home or cache_root() / f"{name}@{version}"
     found = download(module, version, cache_root() / "scratch")
-    key = _sources_key(harness, found)
-    binary = binary_of(name, work)
-    work.mkdir(parents=True, exist_ok=True)
-    with (work / "build.lock").open("w") as lock:  # harnesses started at once build it once
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if _stamp(work).get("key") != key or not binary.is_file():
-            _build_in(work, harness, module, found, key)
-    return binary, found
+    return builds.built(work, name, _sources_key(harness, found), lambda: _build_in(work, harness, module, found)), found
 
 
-def _build_in(work: Path, harness: Path, module: str, found: dict[str, str], key: str) -> None:
-    binary = binary_of(harness.name, work)
+def _build_in(work: Path, harness: Path, module: str, found: dict[str, str]) -> dict[str, str]:
+    binary = builds.binary_of(harness.name, work)
     for made in (work / "module", work / "harness"):  # a build's own folders, not what else is in work
         if made.exists():
             _writable(made)
@@ -150,7 +131,7 @@ def _build_in(work: Path, harness: Path, module: str, found: dict[str, str], key
     if done.returncode != 0:
         first = next((line for line in done.stderr.splitlines() if ": " in line and not line.startswith("go: downloading")), done.stderr.strip())
         raise BuildError(f"{module}@{found['Version']} does not build: {first}")
-    (work / "built.json").write_text(json.dumps({"key": key, "version": found["Version"], "sum": found["Sum"]}))
+    return {"version": found["Version"], "sum": found["Sum"]}
 
 
 def main(argv: list[str] | None = None) -> int:
