@@ -8,9 +8,12 @@ removed) each divergence class. Writes docs/clients-trend.md, .html and .json.
 
 Run from the repository's root (``tox -e clients-trend`` does). Each version is installed into a
 folder of its own under ``DIR`` (``pip install --target``, ``npm install --prefix``, a Go
-client's harness built there by ``clients/go/build.py --home``; a folder that already holds it is kept) and replayed through the client's harness with ``RMQ_CLIENT_HOME``
-naming that folder: a harness honours it by loading the client from there (see the harnesses'
-headers). A harness that says another version than the one installed is refused. The output
+client's harness built there by ``clients/go/build.py --home``; a folder that already holds it
+is kept) and replayed through the client's harness with ``RMQ_CLIENT_HOME`` naming that folder: a
+harness honours it by loading the client from there (see the harnesses' headers). A version
+that no longer installs or builds is a row saying so (its installer's last line); only the
+pinned version's failure stops the trend. A harness that says another version than the one
+installed is refused. The output
 carries no clock time, so it changes only with what it reports.
 
 ``--check DIR`` writes nothing: it holds the versions it ran to the trend committed in ``DIR``
@@ -258,7 +261,16 @@ def collect(
         versions, releases = [], entry.get("releases", [RELEASE])
         for version in wanted:
             started = time.monotonic()
-            home = install(name, entry["registry"], version, root, log)
+            try:
+                home = install(name, entry["registry"], version, root, log)
+            except TrendError as exc:
+                if version == entry["pinned"]:  # the report's version: the trend cannot stand without it
+                    raise
+                # a version that no longer installs or builds is a row that says so, not a lost trend
+                said = str(exc).strip().splitlines()[-1].strip()
+                log(f"{name} {version}: does not install: {said}")
+                versions.append({"version": version, "families": {}, "unserved": f"does not install: {said}"})
+                continue
             installed = time.monotonic()
             said, golden, outcomes = replay(entry["harness"], home, releases, log)
             log(f"{name} {version}: install {installed - started:.1f} s, replay {time.monotonic() - installed:.1f} s")

@@ -260,3 +260,24 @@ def test_a_sample_without_check_is_refused(capsys):
         trend.main(["--home", "h", "--sample", "3"])
     assert exit_.value.code == 2
     assert "--sample runs part of the trend, which can only be checked: add --check DIR" in capsys.readouterr().err
+
+
+def test_a_version_that_does_not_install_is_a_row_saying_so_and_only_the_pin_stops_the_trend(monkeypatch, tmp_path):
+    tables = {"c": {"registry": "go", "harness": "exec:x", "pinned": "v1.1.0", "releases": ["5.3.3"]}}
+    failing = {"v1.0.0"}
+
+    def install(name, registry, version, root, log):
+        if version in failing:
+            raise trend.TrendError(f"installing {name} {version} failed (x):\nclients/go/build.py: m@{version} does not build: e.go:1: undefined: x")
+        return tmp_path
+
+    monkeypatch.setattr(trend, "install", install)
+    monkeypatch.setattr(trend, "replay", lambda spec, home, releases, log: ("v1.1.0", ["RocketMQ 5.3.3"], {"AVG": {"pub-AVG-0001-x": "passed"}}))
+    runs = trend.collect(tables, tmp_path, lambda line: None, {"c": ["v1.0.0", "v1.1.0"]})
+    first, pinned = runs["clients"][0]["versions"]
+    assert first == {"version": "v1.0.0", "families": {}, "unserved": "does not install: clients/go/build.py: m@v1.0.0 does not build: e.go:1: undefined: x"}
+    assert pinned["families"] == {"AVG": {"pub-AVG-0001-x": "passed"}}
+    assert "- v1.0.0: does not install: clients/go/build.py: m@v1.0.0 does not build" in trend.to_markdown(trend.trend(runs))
+    failing.add("v1.1.0")
+    with pytest.raises(trend.TrendError, match="installing c v1.1.0 failed"):
+        trend.collect(tables, tmp_path, lambda line: None, {"c": ["v1.0.0", "v1.1.0"]})
