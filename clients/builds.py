@@ -60,6 +60,26 @@ def built(work: Path, name: str, key: str, make: Callable[[], dict[str, str]]) -
     return binary
 
 
+def main(script: ModuleType, argv: list[str] | None, doc: str, example: str, served: Callable[[dict[str, str]], str]) -> int:
+    """A build script's command line: ``HARNESS VERSION [--home DIR]``; the binary's path on stdout
+    and ``served(what the registry served)`` on stderr, or one line saying why not, exit 2."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", maxsplit=1)[0])
+    parser.add_argument("harness", choices=sorted(script.HARNESSES))
+    parser.add_argument("version", help=f"a version the registry serves ({example})")
+    parser.add_argument("--home", type=Path, help="build in this folder (default: a folder of ~/.cache/rmq-conformance)")
+    args = parser.parse_args(argv)
+    try:
+        binary, found = script.build(args.harness, args.version, args.home)
+    except BuildError as exc:
+        print(f"{script.SCRIPT}: {exc}", file=sys.stderr)
+        return 2
+    print(f"{script.HARNESSES[args.harness]}@{served(found)}", file=sys.stderr)
+    print(binary)
+    return 0
+
+
 def launch(script: ModuleType, argv: list[str] | None, doc: str) -> int:
     """A harness spec's launcher: the build ``RMQ_CLIENT_HOME`` names (``build.py --home``, the
     trend's), or else the version the harness's manifest requires, built when it is not; then

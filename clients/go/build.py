@@ -9,13 +9,12 @@ the harness is built against a copy of it in this project's cache (``$XDG_CACHE_
 served it (its ``h1:`` sum is printed on stderr), plus the files of the harness's ``hook/``
 folder, which reach what the module keeps to itself and change nothing else; ``--home`` builds in
 another folder (the trend's, one per version), which ``RMQ_CLIENT_HOME`` then names to
-``clients/go/harness.py``. A build whose sources are unchanged is reused. Exit 2 with one line saying why when the version does not
-resolve or the build fails (the compiler's first error).
+``clients/go/harness.py``. A build whose sources are unchanged is reused. Exit 2 with one line
+saying why when the version does not resolve or the build fails (the compiler's first error).
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib.util
 import json
@@ -135,19 +134,7 @@ def _build_in(work: Path, harness: Path, module: str, found: dict[str, str]) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("harness", choices=sorted(MODULES))
-    parser.add_argument("version", help="a version the Go module proxy serves (v2.1.2, or a pseudo-version)")
-    parser.add_argument("--home", type=Path, help="build in this folder (default: a folder of ~/.cache/rmq-conformance/go)")
-    args = parser.parse_args(argv)
-    try:
-        binary, found = build(args.harness, args.version, args.home)
-    except BuildError as exc:
-        print(f"clients/go/build.py: {exc}", file=sys.stderr)
-        return 2
-    print(f"{MODULES[args.harness]}@{found['Version']} {found['Sum']}", file=sys.stderr)
-    print(binary)
-    return 0
+    return builds.main(sys.modules[__name__], argv, __doc__, "v2.1.2, or a pseudo-version", lambda found: f"{found['Version']} {found['Sum']}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ saying why when the version does not resolve or the build fails (the compiler's 
 
 from __future__ import annotations
 
-import argparse
 import fcntl
 import hashlib
 import importlib.util
@@ -130,19 +129,7 @@ def _build_in(work: Path, harness: Path, found: dict[str, str]) -> dict[str, str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("harness", choices=sorted(CRATES))
-    parser.add_argument("version", help="a version crates.io serves (1.0.0)")
-    parser.add_argument("--home", type=Path, help="build in this folder (default: a folder of ~/.cache/rmq-conformance/rust)")
-    args = parser.parse_args(argv)
-    try:
-        binary, found = build(args.harness, args.version, args.home)
-    except BuildError as exc:
-        print(f"clients/rust/build.py: {exc}", file=sys.stderr)
-        return 2
-    print(f"{CRATES[args.harness]}@{found['version']} {found['repository']}", file=sys.stderr)
-    print(binary)
-    return 0
+    return builds.main(sys.modules[__name__], argv, __doc__, "1.0.0", lambda found: f"{found['version']} {found['repository']}")
 
 
 if __name__ == "__main__":
